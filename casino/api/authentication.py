@@ -1,0 +1,79 @@
+"""Bearer credentials: ``Authorization: Bearer ck_…`` (API key) or ``Bearer dt_…`` (device)."""
+
+from datetime import timedelta
+
+from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+
+from casino.api.credentials import credential_matches, credential_split
+from casino.api.models import ApiKey, DeviceToken
+from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
+
+# Touching last_used_at on every request would add a write to the hot path; once a minute is
+# enough to tell a pit boss whether a key is in use.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+class _BearerCredentialAuthentication(authentication.BaseAuthentication):
+    kind: str
+    model: type
+    principal: type
+    select_related: tuple[str, ...] = ()
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).decode("latin-1")
+        scheme, _, raw = header.partition(" ")
+        if scheme.lower() != "bearer" or not raw.startswith(f"{self.kind}_"):
+            return None
+        raw = raw.strip()
+        prefix = credential_split(raw, kind=self.kind)
+        credential = None
+        if prefix is not None:
+            credential = (
+                self.model.objects.select_related(*self.select_related).filter(prefix=prefix).first()
+            )
+        if credential is None or not credential_matches(raw, credential.secret_hash):
+            raise exceptions.AuthenticationFailed("Invalid credential.")
+        if not credential.is_active:
+            raise exceptions.AuthenticationFailed("This credential has been revoked.")
+        self._touch(credential)
+        return self.principal(credential), credential
+
+    def _touch(self, credential) -> None:
+        now = timezone.now()
+        if credential.last_used_at is None or now - credential.last_used_at > LAST_USED_RESOLUTION:
+            self.model.objects.filter(pk=credential.pk).update(last_used_at=now)
+
+    def authenticate_header(self, request):
+        return 'Bearer realm="api"'
+
+
+class ApiKeyAuthentication(_BearerCredentialAuthentication):
+    kind = "ck"
+    model = ApiKey
+    principal = ApiKeyPrincipal
+    select_related = ("operator",)
+
+
+class DeviceTokenAuthentication(_BearerCredentialAuthentication):
+    kind = "dt"
+    model = DeviceToken
+    principal = DevicePrincipal
+    select_related = ("table",)
+
+
+class ApiKeyScheme(OpenApiAuthenticationExtension):
+    target_class = ApiKeyAuthentication
+    name = "apiKey"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "Operator API key (ck_…)"}
+
+
+class DeviceTokenScheme(OpenApiAuthenticationExtension):
+    target_class = DeviceTokenAuthentication
+    name = "deviceToken"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "Dealer device token (dt_…)"}

@@ -1,0 +1,115 @@
+"""Idempotency-Key handling that every money-moving POST goes through.
+
+The key, a fingerprint of the request and the response are stored in the same database
+transaction as the work:
+- a replay (same key, same request) returns the stored response, marked ``Idempotent-Replayed``;
+- the same key with a different request is refused with 422;
+- a duplicate that arrives while the first is still in flight gets 409 at once (a transaction-
+  scoped advisory lock on the key, tried without waiting);
+- a failed attempt rolls back with its work and stores nothing, so the client can retry it;
+- keys expire after ``IDEMPOTENCY_KEY_TTL_HOURS`` (24 h) and are then purged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.response import Response
+
+from audit.canonical import canonical_json
+from casino.api.models import IdempotencyRecord
+from casino.errors import Conflict, Unprocessable, ValidationFailed
+
+HEADER = "Idempotency-Key"
+_KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    name=HEADER,
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=True,
+    description=(
+        "Unique key for this operation (1-255 visible ASCII characters). A retry with the same "
+        "key and body returns the original response; kept for 24 hours."
+    ),
+)
+
+
+def _scope(request) -> str:
+    user = request.user
+    return getattr(user, "throttle_key", None) or f"user:{user.pk}"
+
+
+def _fingerprint(request) -> str:
+    body = canonical_json({"method": request.method, "path": request.path, "data": request.data})
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def _lock_id(scope: str, key: str) -> int:
+    digest = hashlib.sha256(f"idempotency:{scope}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def _try_lock(scope: str, key: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_lock_id(scope, key)])
+        return cursor.fetchone()[0]
+
+
+def idempotency_cutoff():
+    return timezone.now() - timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
+
+
+def idempotent(request, *, work: Callable[[], Response]) -> Response:
+    """Run ``work`` once per Idempotency-Key, inside one transaction with its record."""
+    key = request.headers.get(HEADER, "")
+    if not _KEY_PATTERN.match(key):
+        raise ValidationFailed(
+            f"The {HEADER} header is required: 1-255 visible ASCII characters.",
+            errors={HEADER: ["required, 1-255 visible ASCII characters"]},
+        )
+    scope = _scope(request)
+    fingerprint = _fingerprint(request)
+    with transaction.atomic():
+        if not _try_lock(scope, key):
+            raise Conflict(f"A request with this {HEADER} is still being processed; retry later.")
+        record = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
+        if record is not None and record.created_at < idempotency_cutoff():
+            record.delete()
+            record = None
+        if record is not None:
+            if record.fingerprint != fingerprint:
+                raise Unprocessable(
+                    f"This {HEADER} was already used for a different request "
+                    f"({record.method} {record.path}); use a new key."
+                )
+            return Response(
+                record.response_body,
+                status=record.response_status,
+                headers={"Idempotent-Replayed": "true"},
+            )
+        response = work()
+        if 200 <= response.status_code < 300:
+            IdempotencyRecord.objects.create(
+                scope=scope,
+                key=key,
+                method=request.method,
+                path=request.path[:255],
+                fingerprint=fingerprint,
+                response_status=response.status_code,
+                response_body=response.data,
+            )
+        return response
+
+
+def idempotency_purge_expired() -> int:
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=idempotency_cutoff()).delete()
+    return deleted

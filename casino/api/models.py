@@ -1,0 +1,70 @@
+from django.db import models
+
+
+class Credential(models.Model):
+    """A secret shown once and stored only as its SHA-256 (the secret is 256 random bits)."""
+
+    prefix = models.CharField(max_length=16, unique=True)
+    secret_hash = models.CharField(max_length=64)
+    label = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class ApiKey(Credential):
+    """An operator's integration key: sees and touches only that operator's players."""
+
+    operator = models.ForeignKey("ledger.Operator", on_delete=models.PROTECT, related_name="api_keys")
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = "API key"
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.prefix}…)"
+
+
+class DeviceToken(Credential):
+    """A dealer device's token, bound to exactly one table."""
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="device_tokens")
+    device_id = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.device_id} @ {self.table_id} ({self.prefix}…)"
+
+
+class IdempotencyRecord(models.Model):
+    """A money-moving request's key, fingerprint and stored response.
+
+    Written in the same transaction as the work, so a stored response always means the work
+    committed, and a rolled-back attempt leaves no record (a retry simply runs again).
+    """
+
+    scope = models.CharField(max_length=64)  # the credential: "api_key:7", "user:3", ...
+    key = models.CharField(max_length=255)
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    response_status = models.PositiveSmallIntegerField()
+    response_body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "key"], name="idempotency_unique_scope_key")
+        ]

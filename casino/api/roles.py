@@ -1,0 +1,88 @@
+"""Roles are Django groups with permissions; this module is the single list of both.
+
+Staff users belong to groups. API keys act with the ``operator_integration`` role and dealer
+devices with the ``dealer_device`` role, resolved from the same groups, so one permission check
+(``casino.api.permissions.RolePermission``) serves every kind of principal.
+"""
+
+from django.contrib.auth.models import Group, Permission
+from django.core.cache import cache
+
+PIT_BOSS = "pit_boss"
+FLOOR_SUPERVISOR = "floor_supervisor"
+DEALER = "dealer"
+AUDITOR = "auditor"
+OPERATOR_INTEGRATION = "operator_integration"
+DEALER_DEVICE = "dealer_device"
+
+_VIEW_ALL = [
+    "ledger.view_operator",
+    "ledger.view_player",
+    "tables.view_casino",
+    "tables.view_table",
+    "audit.view_auditevent",
+    "api.view_apikey",
+    "api.view_devicetoken",
+]
+
+ROLE_PERMISSIONS: dict[str, list[str]] = {
+    PIT_BOSS: [
+        *_VIEW_ALL,
+        "tables.change_table",
+        "api.add_devicetoken",
+        "api.change_devicetoken",
+    ],
+    FLOOR_SUPERVISOR: [
+        *_VIEW_ALL,
+        "tables.change_table",
+        "ledger.add_operator",
+        "ledger.change_operator",
+        "api.add_apikey",
+        "api.change_apikey",
+        "api.add_devicetoken",
+        "api.change_devicetoken",
+    ],
+    DEALER: ["tables.view_table"],
+    AUDITOR: list(_VIEW_ALL),
+    OPERATOR_INTEGRATION: ["ledger.view_player", "ledger.add_player", "tables.view_table"],
+    DEALER_DEVICE: ["tables.view_table"],
+}
+
+_CACHE_KEY = "role-perms:{}"
+
+
+def role_permissions(role: str) -> frozenset[str]:
+    """The permissions of a role as stored in the database (cached per process briefly)."""
+    key = _CACHE_KEY.format(role)
+    perms = cache.get(key)
+    if perms is None:
+        rows = Permission.objects.filter(group__name=role).values_list(
+            "content_type__app_label", "codename"
+        )
+        perms = frozenset(f"{app}.{codename}" for app, codename in rows)
+        cache.set(key, perms, 30)
+    return perms
+
+
+def roles_sync() -> None:
+    """Create every role group and give it exactly the permissions listed above."""
+    for role, perm_names in ROLE_PERMISSIONS.items():
+        group, _ = Group.objects.get_or_create(name=role)
+        wanted = []
+        for name in perm_names:
+            app_label, codename = name.split(".", 1)
+            wanted.append(
+                Permission.objects.get(content_type__app_label=app_label, codename=codename)
+            )
+        group.permissions.set(wanted)
+        cache.delete(_CACHE_KEY.format(role))
+
+
+def roles_sync_after_migrate(sender, **kwargs) -> None:
+    # post_migrate runs per app; make sure every app's permissions exist before assigning them.
+    from django.apps import apps
+    from django.contrib.auth.management import create_permissions
+
+    for app_config in apps.get_app_configs():
+        create_permissions(app_config, verbosity=0, using=kwargs.get("using", "default"))
+    roles_sync()

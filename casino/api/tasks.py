@@ -1,0 +1,8 @@
+from celery import shared_task
+
+from casino.api.idempotency import idempotency_purge_expired
+
+
+@shared_task(name="api.idempotency_purge_expired")
+def idempotency_purge_expired_task() -> int:
+    return idempotency_purge_expired()

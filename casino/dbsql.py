@@ -1,0 +1,39 @@
+"""SQL that migrations share: append-only protection for tables that must never change.
+
+UPDATE, DELETE and TRUNCATE on a protected table are refused by triggers, whoever issues them.
+The one exception is a superuser that sets ``casino.maintenance = on`` for its session (the test
+suite's flush between tests does): a superuser can drop these triggers anyway, so the switch
+grants nothing new, while the application's own role (README, "Database roles") is no superuser
+and lacks UPDATE, DELETE and TRUNCATE privileges on these tables in the first place.
+"""
+
+REFUSE_CHANGE_FUNCTION = """
+CREATE OR REPLACE FUNCTION casino_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('casino.maintenance', true) = 'on'
+       AND (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
+        RETURN NULL;
+    END IF;
+    RAISE EXCEPTION 'append-only: % on % refused', TG_OP, TG_TABLE_NAME
+        USING ERRCODE = 'insufficient_privilege';
+END
+$$;
+"""
+DROP_REFUSE_CHANGE_FUNCTION = "DROP FUNCTION IF EXISTS casino_refuse_change() CASCADE;"
+
+
+def append_only_sql(table: str) -> str:
+    return f"""
+    {REFUSE_CHANGE_FUNCTION}
+    CREATE TRIGGER {table}_no_change BEFORE UPDATE OR DELETE ON {table}
+        FOR EACH ROW EXECUTE FUNCTION casino_refuse_change();
+    CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}
+        FOR EACH STATEMENT EXECUTE FUNCTION casino_refuse_change();
+    """
+
+
+def append_only_reverse_sql(table: str) -> str:
+    return f"""
+    DROP TRIGGER IF EXISTS {table}_no_change ON {table};
+    DROP TRIGGER IF EXISTS {table}_no_truncate ON {table};
+    """

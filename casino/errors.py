@@ -1,0 +1,48 @@
+"""Domain errors that every app raises and the API turns into RFC 9457 problem details.
+
+Services raise these; views never build error responses by hand. ``status`` is the HTTP status
+the problem maps to and ``code`` becomes the problem ``type`` (``/problems/<code>``).
+"""
+
+
+class DomainError(Exception):
+    status = 400
+    code = "bad-request"
+    title = "Bad request"
+
+    def __init__(self, detail: str, *, errors: dict[str, list[str]] | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = errors or {}
+
+
+class ValidationFailed(DomainError):
+    status = 400
+    code = "validation-error"
+    title = "Invalid input"
+
+
+class NotFound(DomainError):
+    status = 404
+    code = "not-found"
+    title = "Not found"
+
+
+class PermissionDenied(DomainError):
+    status = 403
+    code = "permission-denied"
+    title = "Permission denied"
+
+
+class Conflict(DomainError):
+    """The request is valid but the current state forbids it (lost a race, wrong phase)."""
+
+    status = 409
+    code = "conflict"
+    title = "Conflict"
+
+
+class Unprocessable(DomainError):
+    status = 422
+    code = "unprocessable"
+    title = "Unprocessable request"

@@ -1,0 +1,212 @@
+"""Settings, read from the environment (see README "Configuration").
+
+CASINO_ENV chooses the safety posture: ``production`` (the default) refuses to start without
+an explicit SECRET_KEY and DATABASE_URL; ``development`` and ``test`` (set by ``make demo`` and
+``make test``) fall back to the embedded PostgreSQL and the serverless Celery broker.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from casino.env import env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(env_str("CASINO_DATA_DIR", str(BASE_DIR / ".data")))
+
+CASINO_ENV = env_str("CASINO_ENV", "production")
+if CASINO_ENV not in {"production", "development", "test"}:
+    raise ImproperlyConfigured(
+        f"CASINO_ENV={CASINO_ENV!r}: expected production, development or test"
+    )
+PRODUCTION = CASINO_ENV == "production"
+
+DEBUG = env_bool("DEBUG", False)
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if PRODUCTION:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Production (CASINO_ENV=production, the default) needs an "
+            "explicit secret; for a local demo use `make demo`, which sets CASINO_ENV=development."
+        )
+    SECRET_KEY = "insecure-development-key-never-used-in-production"  # noqa: S105
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "casino.api",
+    "audit.apps.AuditConfig",
+    "ledger.apps.LedgerConfig",
+    "tables.apps.TablesConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "casino.api.middleware.DatabaseUnavailableMiddleware",
+]
+
+ROOT_URLCONF = "casino.urls"
+WSGI_APPLICATION = "casino.wsgi.application"
+ASGI_APPLICATION = "casino.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -----------------------------------------------------------------------------
+# https://github.com/jazzband/dj-database-url — PostgreSQL only (psycopg 3).
+DATABASE_URL = env_str("DATABASE_URL")
+if not DATABASE_URL:
+    if PRODUCTION:
+        raise ImproperlyConfigured(
+            "DATABASE_URL is not set. Production needs a PostgreSQL URL; the embedded "
+            "PostgreSQL is only for CASINO_ENV=development or test."
+        )
+    from casino.embedded import ensure_database_url
+
+    DATABASE_URL = ensure_database_url()
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
+DATABASES["default"].setdefault("OPTIONS", {})
+DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
+DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(DATA_DIR / "static")))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# Serve admin assets straight from the apps when collectstatic has not run (demo, tests).
+WHITENOISE_USE_FINDERS = not PRODUCTION
+
+SESSION_COOKIE_SECURE = PRODUCTION
+CSRF_COOKIE_SECURE = PRODUCTION
+SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# --- Celery -------------------------------------------------------------------------------
+# With no CELERY_BROKER_URL a real worker runs on kombu's filesystem transport, which needs
+# no server: https://docs.celeryq.dev/projects/kombu/en/stable/reference/kombu.transport.filesystem.html
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
+if not CELERY_BROKER_URL:
+    if PRODUCTION:
+        raise ImproperlyConfigured("CELERY_BROKER_URL is not set (RabbitMQ or Redis URL).")
+    _queue_dir = DATA_DIR / "broker"
+    for _sub in ("queue", "processed"):
+        (_queue_dir / _sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue_dir / "queue"),
+        "data_folder_out": str(_queue_dir / "queue"),
+        "processed_folder": str(_queue_dir / "processed"),
+        "store_processed": False,
+    }
+    # The filesystem transport has no fanout exchange for remote control.
+    CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "casino")
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BROKER_CONNECTION_TIMEOUT = env_int("CELERY_BROKER_CONNECTION_TIMEOUT", 4)
+CELERY_TASK_ALWAYS_EAGER = False
+CELERY_BEAT_SCHEDULE = {
+    "idempotency-purge": {"task": "api.idempotency_purge_expired", "schedule": 3600.0},
+}
+
+# --- API platform -------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "casino.api.authentication.ApiKeyAuthentication",
+        "casino.api.authentication.DeviceTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["casino.api.permissions.RolePermission"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.CursorPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_THROTTLE_CLASSES": ["casino.api.throttling.PerCredentialThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"credential": env_str("API_THROTTLE_RATE", "6000/min")},
+    "EXCEPTION_HANDLER": "casino.api.problems.problem_exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+if DEBUG:
+    REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Casino table management API",
+    "DESCRIPTION": (
+        "Live-dealer Pontoon tables, wallets and the audit trail. Errors are RFC 9457 problem "
+        "details (application/problem+json). Money is integer minor units plus a currency."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "casino.api.schema.add_problem_responses",
+    ],
+}
+
+IDEMPOTENCY_KEY_TTL_HOURS = 24
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+

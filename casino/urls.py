@@ -1,0 +1,26 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from casino.api.problems import problem_response
+
+api_v1 = [
+    path("", include("casino.api.urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+]
+
+
+def handler404(request, exception=None):
+    if request.path.startswith("/api/"):
+        return problem_response(
+            status=404, code="not-found", title="Not found", detail=f"No endpoint at {request.path}."
+        )
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)

@@ -1,0 +1,111 @@
+"""Root fixtures: PostgreSQL via pytest-django, a real Celery worker process, principals."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from django.db.backends.signals import connection_created
+
+ROOT = Path(__file__).resolve().parent
+
+
+def _allow_superuser_flush(sender, connection, **kwargs):
+    # Between transactional tests pytest-django truncates every table, the append-only ones
+    # included; casino/dbsql.py lets a superuser session do that when it asks explicitly.
+    with connection.cursor() as cursor:
+        cursor.execute("SET casino.maintenance = 'on'")
+
+
+connection_created.connect(_allow_superuser_flush)
+
+
+def database_url_for(name: str) -> str:
+    from django.conf import settings
+
+    parts = urlsplit(settings.DATABASE_URL)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+class WorkerProcess:
+    """A real ``celery worker`` process on the test database and a queue of its own."""
+
+    def __init__(self, *, database_name: str):
+        self.queue = f"test-{uuid.uuid4().hex[:8]}"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url_for(database_name),
+            "CELERY_QUEUE": self.queue,
+            "CASINO_ENV": os.environ.get("CASINO_ENV", "test"),
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.process: subprocess.Popen | None = None
+        self.output: list[str] = []
+        self._ready = threading.Event()
+
+    def start(self, timeout: float = 60) -> None:
+        self.process = subprocess.Popen(  # noqa: S603
+            [
+                sys.executable, "-m", "celery", "-A", "casino", "worker",
+                "--pool=solo", "--loglevel=INFO", "--without-mingle", "--without-gossip",
+                "--without-heartbeat", "-Q", self.queue, "-n", f"{self.queue}@%h",
+            ],
+            cwd=ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        threading.Thread(target=self._pump, daemon=True).start()
+        if not self._ready.wait(timeout):
+            self.stop()
+            raise RuntimeError("celery worker did not start:\n" + "".join(self.output[-40:]))
+
+    def _pump(self) -> None:
+        assert self.process and self.process.stdout
+        for line in self.process.stdout:
+            self.output.append(line)
+            if " ready." in line:
+                self._ready.set()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, django_db_blocker):
+    """A real worker for tests that claim asynchronous behaviour (use with transactional_db)."""
+    from django.conf import settings
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        name = connection.settings_dict["NAME"]
+    worker = WorkerProcess(database_name=name)
+    original_queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    from casino.celery import app
+
+    app.conf.task_default_queue = worker.queue
+    worker.start()
+    yield worker
+    worker.stop()
+    app.conf.task_default_queue = original_queue
+
+
+def wait_until(predicate, *, timeout: float = 30, interval: float = 0.1, message: str = ""):
+    """Poll until ``predicate()`` is truthy; fail with ``message`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(message or f"condition not met within {timeout}s")

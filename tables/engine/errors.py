@@ -1,0 +1,33 @@
+"""Typed errors raised by the Pontoon engine. Every message says why the input was refused."""
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+
+class RuleConflict(EngineError):
+    """A rule set or payout schedule is inconsistent or malformed."""
+
+
+class InvalidEvent(EngineError):
+    """An event is malformed, or does not fit the round's phase at all."""
+
+
+class OutOfTurn(InvalidEvent):
+    """An event addresses a hand, bet or actor whose turn it is not."""
+
+
+class IllegalAction(InvalidEvent):
+    """A decision is not allowed for the hand or bet by the rules."""
+
+
+class ImpossibleCard(InvalidEvent):
+    """A card the shoe cannot contain (too many copies, a ten in a spanish shoe, bad code)."""
+
+
+class ShoeExhausted(EngineError):
+    """The shoe has no card left and may not be refilled from the discards."""
+
+
+class RoundNotComplete(EngineError):
+    """Settlement was asked for before the dealer finished the round."""

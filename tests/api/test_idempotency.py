@@ -1,0 +1,137 @@
+"""The Idempotency-Key mechanism, driven through a minimal money-like view."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Group
+from django.db import connection, transaction
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.test import APIRequestFactory, force_authenticate
+from rest_framework.views import APIView
+
+from casino.api.idempotency import idempotency_purge_expired, idempotent
+from casino.api.models import IdempotencyRecord
+from casino.errors import ValidationFailed
+from tests.factories import UserFactory
+
+factory = APIRequestFactory()
+
+
+class CreateGroupView(APIView):
+    """Creates a row per call (a stand-in for a money movement) behind an Idempotency-Key."""
+
+    required_permissions = {"POST": ()}
+    pause: threading.Event | None = None
+
+    def post(self, request):
+        def work():
+            if request.data.get("fail"):
+                Group.objects.create(name=f"failed-{request.data['name']}")
+                raise ValidationFailed("refused on purpose", errors={"fail": ["set"]})
+            group = Group.objects.create(name=request.data["name"])
+            if self.pause is not None:
+                self.pause.wait(10)
+            return Response({"id": group.pk, "name": group.name}, status=status.HTTP_201_CREATED)
+
+        return idempotent(request, work=work)
+
+
+def call(user, body, key="key-1"):
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
+    request = factory.post("/api/v1/test/", body, format="json", **headers)
+    force_authenticate(request, user=user)
+    return CreateGroupView.as_view()(request)
+
+
+@pytest.mark.django_db
+def test_replay_returns_the_original_response_and_does_the_work_once():
+    user = UserFactory()
+    first = call(user, {"name": "a"})
+    second = call(user, {"name": "a"})
+    assert first.status_code == second.status_code == 201
+    assert second.data == first.data
+    assert second["Idempotent-Replayed"] == "true"
+    assert Group.objects.filter(name="a").count() == 1
+
+
+@pytest.mark.django_db
+def test_same_key_with_a_different_body_is_422():
+    user = UserFactory()
+    call(user, {"name": "a"})
+    response = call(user, {"name": "b"})
+    assert response.status_code == 422
+    assert "different request" in response.data["detail"]
+    assert not Group.objects.filter(name="b").exists()
+
+
+@pytest.mark.django_db
+def test_keys_are_scoped_per_credential():
+    first, second = UserFactory(), UserFactory()
+    assert call(first, {"name": "a"}).status_code == 201
+    assert call(second, {"name": "a2"}).status_code == 201
+
+
+@pytest.mark.django_db
+def test_missing_or_malformed_key_is_a_400_naming_the_header():
+    user = UserFactory()
+    for key in (None, "", "x" * 256, "has space"):
+        response = call(user, {"name": "a"}, key=key)
+        assert response.status_code == 400
+        assert response.data["errors"][0]["field"] == "Idempotency-Key"
+    assert not Group.objects.filter(name="a").exists()
+
+
+@pytest.mark.django_db
+def test_failed_attempt_stores_nothing_and_can_be_retried():
+    user = UserFactory()
+    refused = call(user, {"name": "a", "fail": True})
+    assert refused.status_code == 400
+    assert not Group.objects.filter(name="failed-a").exists()
+    assert not IdempotencyRecord.objects.exists()
+
+
+@pytest.mark.django_db
+def test_expired_keys_are_forgotten_and_purged():
+    user = UserFactory()
+    call(user, {"name": "a"})
+    IdempotencyRecord.objects.update(created_at=IdempotencyRecord.objects.get().created_at - timedelta(hours=25))
+    assert call(user, {"name": "b"}).status_code == 201  # the old key no longer binds
+    IdempotencyRecord.objects.update(created_at=IdempotencyRecord.objects.get().created_at - timedelta(hours=25))
+    assert idempotency_purge_expired() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_duplicate_while_first_is_in_flight_is_409():
+    user = UserFactory()
+    pause = threading.Event()
+    CreateGroupView.pause = pause
+    results = {}
+
+    def first():
+        try:
+            results["first"] = call(user, {"name": "slow"})
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    try:
+        # Wait until the first request holds its key (its row exists, uncommitted).
+        for _ in range(200):
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")
+                if cursor.fetchone()[0]:
+                    break
+            threading.Event().wait(0.05)
+        CreateGroupView.pause = None
+        duplicate = call(user, {"name": "slow"})
+        assert duplicate.status_code == 409
+        assert "still being processed" in duplicate.data["detail"]
+    finally:
+        pause.set()
+        thread.join(20)
+        CreateGroupView.pause = None
+    assert results["first"].status_code == 201
+    assert Group.objects.filter(name="slow").count() == 1

@@ -1,0 +1,47 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _check(env: dict) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "CASINO_ENV", "DEBUG"}}
+    return subprocess.run(  # noqa: S603
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_production_without_secret_key_is_a_clear_startup_error():
+    result = _check({"CASINO_ENV": "production", "CELERY_BROKER_URL": "memory://"})
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_production_with_secret_key_starts_with_debug_off():
+    code = "from django.conf import settings; print(settings.DEBUG, settings.ALLOWED_HOSTS)"
+    from django.conf import settings
+
+    env = {
+        "CASINO_ENV": "production",
+        "SECRET_KEY": "x" * 50,
+        "CELERY_BROKER_URL": "memory://",
+        "DATABASE_URL": settings.DATABASE_URL,
+    }
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG"}}
+    result = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT, env={**clean, **env, "DJANGO_SETTINGS_MODULE": "casino.settings"},
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False []"
+
+
+def test_unknown_environment_and_bad_boolean_are_named():
+    result = _check({"CASINO_ENV": "staging"})
+    assert "CASINO_ENV='staging'" in result.stderr
+    result = _check({"CASINO_ENV": "development", "DEBUG": "maybe"})
+    assert "DEBUG='maybe' is not a boolean" in result.stderr
