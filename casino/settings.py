@@ -137,13 +137,14 @@ if not CELERY_BROKER_URL:
     if PRODUCTION:
         raise ImproperlyConfigured("CELERY_BROKER_URL is not set (RabbitMQ or Redis URL).")
     _queue_dir = DATA_DIR / "broker"
-    for _sub in ("queue", "processed"):
+    for _sub in ("queue", "processed", "control"):
         (_queue_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir / "queue"),
         "data_folder_out": str(_queue_dir / "queue"),
         "processed_folder": str(_queue_dir / "processed"),
+        "control_folder": str(_queue_dir / "control"),
         "store_processed": False,
     }
     # The filesystem transport has no fanout exchange for remote control.
