@@ -1,0 +1,88 @@
+"""Pure-Python Pontoon rules engine (no Django): rules as data, cards and shoes, the round as an
+event-sourced state machine (``state = fold(rules, payouts, events)``) and settlement maths.
+The rule book is ``variants.md``; readings of its ambiguities are listed in :mod:`.rules`."""
+
+from .cards import Card, HandValue, deck, hand_total, parse_card
+from .errors import (
+    EngineError,
+    IllegalAction,
+    ImpossibleCard,
+    InvalidEvent,
+    OutOfTurn,
+    RoundNotComplete,
+    RuleConflict,
+    ShoeExhausted,
+)
+from .events import (
+    BetPlaced,
+    BettingClosed,
+    CardDealt,
+    DealerDecision,
+    Decision,
+    EvenMoneyTaken,
+    Event,
+    InsuranceDeclined,
+    InsuranceTaken,
+    MatchDeclined,
+    MatchMade,
+    StakePlaced,
+    TimeoutDefault,
+    Withdrawn,
+    event_from_json,
+)
+from .round import PHASES, RoundState, TableLimits, apply, event_for_action, fold, new_round
+from .rules import PRESETS, PayoutSchedule, Preset, RuleSet, get_preset
+from .settlement import BetSettlement, RoundSettlement, settle, settle_void
+from .shoe import Shoe, ShoeComposition, shuffle_shoe, stacked_shoe, verify_commitment
+
+__all__ = [
+    "PHASES",
+    "PRESETS",
+    "BetPlaced",
+    "BetSettlement",
+    "BettingClosed",
+    "Card",
+    "CardDealt",
+    "DealerDecision",
+    "Decision",
+    "EngineError",
+    "EvenMoneyTaken",
+    "Event",
+    "HandValue",
+    "IllegalAction",
+    "ImpossibleCard",
+    "InsuranceDeclined",
+    "InsuranceTaken",
+    "InvalidEvent",
+    "MatchDeclined",
+    "MatchMade",
+    "OutOfTurn",
+    "PayoutSchedule",
+    "Preset",
+    "RoundNotComplete",
+    "RoundSettlement",
+    "RoundState",
+    "RuleConflict",
+    "RuleSet",
+    "Shoe",
+    "ShoeComposition",
+    "ShoeExhausted",
+    "StakePlaced",
+    "TableLimits",
+    "TimeoutDefault",
+    "Withdrawn",
+    "apply",
+    "deck",
+    "event_for_action",
+    "event_from_json",
+    "fold",
+    "get_preset",
+    "hand_total",
+    "new_round",
+    "parse_card",
+    "settle",
+    "settle_void",
+    "shuffle_shoe",
+    "stacked_shoe",
+    "verify_commitment",
+]

@@ -6,8 +6,9 @@ A card is a rank 1..13 (ace = 1, ten = 10, J Q K = 11 12 13) and a suit letter. 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from .errors import ImpossibleCard
 
@@ -45,9 +46,7 @@ class Card:
         return f"Card({self.code})"
 
 
-_BY_CODE: dict[str, Card] = {
-    r + s: Card(i + 1, s) for i, r in enumerate(RANKS) for s in SUITS
-}
+_BY_CODE: dict[str, Card] = {r + s: Card(i + 1, s) for i, r in enumerate(RANKS) for s in SUITS}
 
 
 def parse_card(text: str | Card) -> Card:
@@ -77,12 +76,7 @@ def deck(kind: str = "standard") -> list[Card]:
     """One deck in canonical order: suits S H D C, ranks A..K; spanish drops the four tens."""
     if kind not in DECK_KINDS:
         raise ImpossibleCard(f"unknown deck kind {kind!r}; expected one of {DECK_KINDS}")
-    return [
-        _BY_CODE[r + s]
-        for s in SUITS
-        for r in RANKS
-        if not (kind == "spanish" and r == "T")
-    ]
+    return [_BY_CODE[r + s] for s in SUITS for r in RANKS if not (kind == "spanish" and r == "T")]
 
 
 def card_allowed(card: Card, kind: str) -> bool:
@@ -99,8 +93,10 @@ def hand_total(cards: Sequence[Card], aces_as_one_positions: Iterable[int] = ())
     """Value a hand (§1). Aces at ``aces_as_one_positions`` may only count 1 (crown doubles)."""
     hard = 0
     flexible_ace = False
-    fixed = aces_as_one_positions if isinstance(aces_as_one_positions, (set, frozenset)) else set(
+    fixed = (
         aces_as_one_positions
+        if isinstance(aces_as_one_positions, (set, frozenset))
+        else set(aces_as_one_positions)
     )
     for i, c in enumerate(cards):
         r = c.rank

@@ -182,16 +182,24 @@ class RuleSet(_JsonDataclass):
     # bets behind
     match_double: str = "equal_original"
 
-    def validate(self) -> RuleSet:  # noqa: C901 - a flat list of checks reads best
+    def validate(self) -> RuleSet:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in _CHOICES and value not in _CHOICES[f.name]:
                 raise RuleConflict(f"{f.name} must be one of {_CHOICES[f.name]}; got {value!r}")
         ints = (
-            "decks penetration_percent boxes bets_per_box max_boxes_per_player "
-            "dealer_cards_before_play dealer_stand_total min_stand_total double_max_per_hand "
-            "split_max_hands split_aces_max_hands"
-        ).split()
+            "decks",
+            "penetration_percent",
+            "boxes",
+            "bets_per_box",
+            "max_boxes_per_player",
+            "dealer_cards_before_play",
+            "dealer_stand_total",
+            "min_stand_total",
+            "double_max_per_hand",
+            "split_max_hands",
+            "split_aces_max_hands",
+        )
         for name in ints:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
@@ -379,7 +387,9 @@ class PayoutSchedule(_JsonDataclass):
         seen = set()
         for entry in self.three_card_bonuses:
             if not (isinstance(entry, tuple) and len(entry) == 3):
-                raise RuleConflict(f"three_card_bonuses entry {entry!r} must be (pattern, class, odds)")
+                raise RuleConflict(
+                    f"three_card_bonuses entry {entry!r} must be (pattern, class, odds)"
+                )
             pattern, klass, odds = entry
             if pattern not in ("678", "777") or klass not in ("mixed", "suited", "spades"):
                 raise RuleConflict(f"three_card_bonuses entry {entry!r}: unknown pattern or class")
@@ -396,7 +406,9 @@ class PayoutSchedule(_JsonDataclass):
                 raise RuleConflict("super_bonus_tiers must have ascending positive minimum stakes")
             last = lo
         if self.super_bonus_dealer_rank not in RANKS:
-            raise RuleConflict(f"super_bonus_dealer_rank {self.super_bonus_dealer_rank!r} not a rank")
+            raise RuleConflict(
+                f"super_bonus_dealer_rank {self.super_bonus_dealer_rank!r} not a rank"
+            )
         if not isinstance(self.envy_bonus, int) or self.envy_bonus < 0:
             raise RuleConflict("envy_bonus must be a non-negative integer (minor units)")
         if self.envy_bonus and not self.super_bonus_tiers:

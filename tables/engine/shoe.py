@@ -12,8 +12,8 @@ import hashlib
 import random
 import secrets
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from .cards import Card, card_allowed, deck, parse_card
 from .errors import ImpossibleCard, ShoeExhausted
@@ -78,7 +78,7 @@ class Shoe:
         """Every shuffle of this shoe as ``(order codes, salt, commitment)`` for verification."""
         return [
             ([c.code for c in order], salt, rec.commitment)
-            for (order, salt), rec in zip(self._orders, self.shuffles)
+            for (order, salt), rec in zip(self._orders, self.shuffles, strict=True)
         ]
 
     def reshuffle_discards(

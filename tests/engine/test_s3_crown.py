@@ -1,0 +1,406 @@
+"""§3 crown: scenario tests (stacked cards + decisions → exact payouts)."""
+
+from fractions import Fraction
+
+import pytest
+
+from tables.engine import (
+    BetPlaced,
+    BettingClosed,
+    CardDealt,
+    IllegalAction,
+    ImpossibleCard,
+    MatchMade,
+    apply,
+    get_preset,
+    new_round,
+)
+
+from .helpers import D, bets, paid, play, run
+
+P = "crown"
+
+
+def test_s3_1_deal_order_one_dealer_card_box_order():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bets((3, 1000), (1, 1000)), BettingClosed()]:
+        s = apply(s, e)
+    targets = []
+    for code in ["2S", "3S", "4S", "5S", "6S"]:
+        targets.append(s.next_card_target())
+        s = apply(s, CardDealt(code))
+    assert targets == [("box", 1, 0), ("box", 3, 0), ("dealer",), ("box", 1, 0), ("box", 3, 0)]
+    assert len(s.dealer) == 1 and s.phase == "playing" and s.turn() == ("hand", 1, 0)
+
+
+def test_s3_1_spanish_shoe_refuses_a_ten():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bets((1, 1000)), BettingClosed()]:
+        s = apply(s, e)
+    with pytest.raises(ImpossibleCard, match="no tens"):
+        apply(s, CardDealt("10H"))
+
+
+def test_s3_1_three_bets_per_box_max():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [
+        BetPlaced("a", 1, 1000, "p1"),
+        BetPlaced("b", 1, 1000, "p2", True),
+        BetPlaced("c", 1, 1000, "p3", True),
+    ]:
+        s = apply(s, e)
+    with pytest.raises(IllegalAction, match="already holds 3 bets"):
+        apply(s, BetPlaced("d", 1, 1000, "p4", True))
+
+
+def test_s3_2_hand_reaching_21_stops_soft_21_included():
+    # box 1: A 5 then 5 → soft 21: stops without being asked
+    s, st = run(P, bets((1, 1000)), ["AS", "9H", "5C", "5D", "KD"], [D(1, "hit")])
+    assert s.hand(1, 0).status == "stood"
+    assert paid(st) == {("b1", 1, 0, "win"): 2000}
+
+
+def test_s3_2_double_ace_counts_one():
+    # A 5 doubled, draws 5: the first-two-card ace counts 1 → 11, not 21
+    s, st = run(
+        P,
+        bets((1, 1000)),
+        ["AS", "9H", "5C", "5D", "KD"],
+        [D(1, "double"), D(1, "stand")],
+    )
+    assert s.value(s.hand(1, 0)).total == 11
+    assert paid(st) == {("b1", 1, 0, "lose"): 0}
+
+
+def test_s3_2_double_card_ace_may_count_eleven():
+    # 5 5 doubled, the double card is an ace: counts 11 → 21, wins 1:1 on the whole stake
+    _, st = run(P, bets((1, 1000)), ["5S", "9H", "5C", "AD", "KD"], [D(1, "double")])
+    line = st.lines[0]
+    assert (line.result, line.odds, line.stake, line.paid) == ("win", (1, 1), 2000, 4000)
+
+
+def test_s3_2_partial_double_then_stands_one_card():
+    s, st = run(
+        P,
+        bets((1, 1000)),
+        ["6S", "9H", "4C", "KC", "9D"],
+        [D(1, "double", amount=400), D(1, "stand")],
+    )
+    assert len(s.hand(1, 0).cards) == 3
+    assert paid(st) == {("b1", 1, 0, "win"): 2800}
+
+
+def test_s3_2_double_amount_above_original_refused():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bets((1, 1000)), BettingClosed(), *map(CardDealt, ["6S", "9H", "4C"])]:
+        s = apply(s, e)
+    assert s.amount_range("double") == (1, 1000)
+    with pytest.raises(IllegalAction, match="between 1 and 1000"):
+        apply(s, D(1, "double", amount=1001))
+
+
+def test_s3_2_double_on_three_cards():
+    s, st = run(
+        P,
+        bets((1, 1000)),
+        ["2S", "9H", "3C", "4D", "KC", "9D"],
+        [D(1, "hit"), D(1, "double"), D(1, "stand")],
+    )
+    assert [c.code for c in s.hand(1, 0).cards] == ["2S", "3C", "4D", "KC"]
+    assert paid(st) == {("b1", 1, 0, "win"): 4000}
+
+
+def test_s3_2_one_double_per_hand_and_rescue_offered():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bets((1, 1000)), BettingClosed(), *map(CardDealt, ["2S", "9H", "3C"])]:
+        s = apply(s, e)
+    s = apply(s, D(1, "double"))
+    s = apply(s, CardDealt("4D"))
+    assert s.legal_actions() == ["rescue", "stand"]
+
+
+def test_s3_2_rescue_returns_double_loses_original():
+    s, st = run(
+        P,
+        bets((1, 1000)),
+        ["QS", "9H", "2C", "4D"],
+        [D(1, "double", amount=600), D(1, "rescue")],
+    )
+    assert paid(st) == {("b1", 1, 0, "rescue"): 600}
+    assert len(s.dealer) == 1  # nobody needed the dealer
+
+
+def test_s3_2_doubled_bust_is_lost_no_rescue():
+    s, st = run(P, bets((1, 1000)), ["QS", "9H", "6C", "KD"], [D(1, "double")])
+    assert s.hand(1, 0).status == "bust"
+    assert paid(st) == {("b1", 1, 0, "bust"): 0}
+
+
+def test_s3_2_surrender_half_returned():
+    _, st = run(P, bets((1, 1001)), ["QS", "KH", "6C", "9D"], [D(1, "surrender")])
+    line = st.lines[0]
+    assert (line.result, line.paid, line.remainder) == ("surrender", 500, Fraction(1, 2))
+
+
+def test_s3_2_surrender_void_on_dealer_pontoon():
+    _, st = run(P, bets((1, 1000)), ["QS", "AH", "6C", "KD"], [D(1, "surrender")])
+    assert paid(st) == {("b1", 1, 0, "surrender_void"): 0}
+
+
+def test_s3_2_surrender_only_against_ace_or_picture():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bets((1, 1000)), BettingClosed(), *map(CardDealt, ["QS", "9H", "6C"])]:
+        s = apply(s, e)
+    assert "surrender" not in s.legal_actions()
+    with pytest.raises(IllegalAction):
+        apply(s, D(1, "surrender"))
+
+
+def test_s3_2_split_equal_value_jq_resplit_to_three_hands():
+    s, st = run(
+        P,
+        bets((1, 1000)),
+        # box J Q, dealer 9; split; hand0 J+K → resplit (3 hands); hands get 8, 7, 9
+        ["JS", "9H", "QC", "KD", "8S", "7S", "9S", "9C"],
+        [D(1, "split"), D(1, "split"), D(1, "stand"), D(1, "stand", 1), D(1, "stand", 2)],
+    )
+    assert [[c.code for c in h.cards] for h in s.boxes[1].hands] == [
+        ["JS", "8S"],
+        ["KD", "7S"],
+        ["QC", "9S"],
+    ]
+    assert paid(st) == {
+        ("b1", 1, 0, "push"): 1000,
+        ("b1", 1, 1, "lose"): 0,
+        ("b1", 1, 2, "win"): 2000,
+    }
+
+
+def test_s3_2_no_fourth_split_hand():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bets((1, 1000)), BettingClosed(), *map(CardDealt, ["8S", "9H", "8C"])]:
+        s = apply(s, e)
+    s = apply(s, D(1, "split"))
+    s = apply(s, CardDealt("8D"))
+    s = apply(s, D(1, "split"))
+    s = apply(s, CardDealt("8H"))
+    assert "split" not in s.legal_actions()
+
+
+def test_s3_2_split_aces_one_card_each_and_plain_21_pays_even():
+    s, st = run(P, bets((1, 1000)), ["AS", "9H", "AC", "KD", "AD", "9D"], [D(1, "split")])
+    hands = s.boxes[1].hands
+    assert [len(h.cards) for h in hands] == [2, 2] and all(h.status == "stood" for h in hands)
+    # A K on a split hand is a 21, not a Pontoon: 1:1; A A (12) loses to 18
+    assert paid(st) == {("b1", 1, 0, "win"): 2000, ("b1", 1, 1, "lose"): 0}
+
+
+def test_s3_2_split_aces_not_resplit():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bets((1, 1000)), BettingClosed(), *map(CardDealt, ["AS", "9H", "AC"])]:
+        s = apply(s, e)
+    s = apply(s, D(1, "split"))
+    s = apply(s, CardDealt("AD"))
+    # the first ace hand got an ace: one card only, no further action, no resplit
+    assert s.hand(1, 0).status == "stood" and s.next_card_target() == ("box", 1, 1)
+
+
+def test_s3_2_double_after_split_not_split_aces():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bets((1, 1000)), BettingClosed(), *map(CardDealt, ["8S", "9H", "8C"])]:
+        s = apply(s, e)
+    s = apply(s, D(1, "split"))
+    s = apply(s, CardDealt("3D"))
+    assert "double" in s.legal_actions()
+
+
+def test_s3_2_no_insurance_window_on_dealer_ace():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bets((1, 1000)), BettingClosed(), *map(CardDealt, ["8S", "AH", "7C"])]:
+        s = apply(s, e)
+    assert s.phase == "playing" and s.turn() == ("hand", 1, 0)
+
+
+@pytest.mark.parametrize(
+    "cards,kind,odds",
+    [
+        (["2S", "3H", "4C", "5D", "7S"], "21_5_cards", (3, 2)),
+        (["2S", "3H", "4C", "2D", "3S", "7S"], "21_6_cards", (2, 1)),
+        (["2S", "3H", "2C", "2D", "3S", "AS", "8S"], "21_7_cards", (3, 1)),
+        (["6S", "7H", "8C"], "678_mixed", (3, 2)),
+        (["6H", "7H", "8H"], "678_suited", (2, 1)),
+        (["6S", "7S", "8S"], "678_spades", (3, 1)),
+        (["7D", "7H", "7C"], "777_mixed", (3, 2)),
+        (["7D", "7D", "7D"], "777_suited", (2, 1)),
+        (["7S", "7S", "7S"], "777_spades", (3, 1)),
+    ],
+)
+def test_s3_3_bonus_ladder(cards, kind, odds):
+    first, second, *rest = cards
+    hits = [D(1, "hit")] * len(rest)
+    _, st = run(P, bets((1, 1000)), [first, "9H", second, *rest, "KD"], hits)
+    line = st.lines[0]
+    a, b = odds
+    assert (line.odds_kind, line.odds, line.paid) == (kind, odds, 1000 + 1000 * a // b)
+
+
+def test_s3_3_bonus_odds_not_on_doubled_hand():
+    _, st = run(P, bets((1, 1000)), ["6S", "9H", "7S", "8S", "KD"], [D(1, "double")])
+    line = st.lines[0]
+    assert (line.odds_kind, line.odds, line.stake, line.paid) == ("win", (1, 1), 2000, 4000)
+
+
+def test_s3_3_bonus_odds_paid_on_split_hand():
+    _, st = run(
+        P,
+        bets((1, 1000)),
+        ["7S", "9H", "7H", "7C", "7D", "8S", "KD"],
+        [D(1, "split"), D(1, "hit"), D(1, "stand", 1)],
+    )
+    lines = {x.hand: x for x in st.lines}
+    assert lines[(1, 0)].odds_kind == "777_mixed" and lines[(1, 0)].paid == 2500
+    assert lines[(1, 1)].result == "lose"
+
+
+def test_s3_3_pontoon_pays_3_to_2_with_remainder():
+    _, st = run(P, bets((1, 1001)), ["AS", "9H", "KC", "9D"], [])
+    line = st.lines[0]
+    assert (line.result, line.winnings, line.remainder, line.paid) == (
+        "pontoon",
+        1501,
+        Fraction(1, 2),
+        2502,
+    )
+
+
+def test_s3_3_super_bonus_and_envy():
+    evs = [
+        BetPlaced("a", 1, 3000, "alice"),
+        BetPlaced("b", 1, 600, "bob", True),
+        BetPlaced("c", 1, 400, "cat", True),  # below the lowest tier: no prize, so envy
+        BetPlaced("d", 2, 1000, "dan"),
+    ]
+    _, st = run(
+        P,
+        evs,
+        ["7H", "9C", "7D", "7H", "QC", "7H", "9S", "KS"],
+        [D(1, "hit"), D(2, "stand")],
+    )
+    by = {(x.bet_id, x.result): x for x in st.lines}
+    assert by[("a", "win")].bonus == 500_000 and by[("a", "win")].paid == 3000 + 6000 + 500_000
+    assert by[("b", "win")].bonus == 100_000 and by[("b", "win")].bonus_kind == "super_bonus"
+    assert by[("c", "win")].bonus == 0
+    envy = sorted((x.player_id, x.bonus) for x in st.lines if x.result == "envy_bonus")
+    assert envy == [("cat", 5000), ("dan", 5000)]
+
+
+def test_s3_3_no_super_bonus_on_split_sevens():
+    _, st = run(
+        P,
+        bets((1, 1000)),
+        ["7H", "7C", "7H", "7H", "7H", "9H", "KC"],
+        [D(1, "split"), D(1, "hit"), D(1, "stand", 1)],
+    )
+    assert all(x.bonus == 0 for x in st.lines)
+    assert st.lines[0].odds_kind == "777_suited" and st.lines[0].paid == 3000
+
+
+def test_s3_4_dealer_hits_soft_17():
+    s, st = run(P, bets((1, 1000)), ["QS", "AH", "8C", "6D", "3C"], [D(1, "stand")])
+    assert [c.code for c in s.dealer] == ["AH", "6D", "3C"]  # soft 17 hit → 20
+    assert paid(st) == {("b1", 1, 0, "lose"): 0}
+
+
+def test_s3_4_dealer_stands_hard_17_and_soft_18():
+    s, _ = run(P, bets((1, 1000)), ["QS", "KH", "8C", "7D"], [D(1, "stand")])
+    assert len(s.dealer) == 2
+    s, _ = run(P, bets((1, 1000)), ["QS", "AH", "8C", "7D"], [D(1, "stand")])
+    assert len(s.dealer) == 2
+
+
+def test_s3_4_player_pontoon_beats_dealer_pontoon():
+    _, st = run(P, bets((1, 1000)), ["AS", "AH", "KC", "QD"], [])
+    assert paid(st) == {("b1", 1, 0, "pontoon"): 2500}
+
+
+def test_s3_4_player_21_beats_dealer_pontoon():
+    _, st = run(P, bets((1, 1000)), ["5S", "AH", "6C", "QD", "KD"], [D(1, "hit")])
+    assert paid(st) == {("b1", 1, 0, "win"): 2000}
+
+
+def test_s3_4_obbo_first_hand_loses_original_only_double_returned():
+    _, st = run(
+        P,
+        bets((1, 1000)),
+        ["5S", "AH", "4C", "QD", "KD"],
+        [D(1, "double", amount=800), D(1, "stand")],
+    )
+    line = st.lines[0]
+    assert (line.result, line.stake, line.stake_returned) == ("lose", 1800, 800)
+
+
+def test_s3_4_obbo_split_hands_returned_busted_hands_lost():
+    _, st = run(
+        P,
+        bets((1, 1000)),
+        # 8 8 split; hand0 8+K (stand 18); hand1 8+6 hit Q (bust); dealer K A... pontoon
+        ["8S", "KH", "8C", "KD", "6D", "QH", "AH"],
+        [D(1, "split"), D(1, "stand"), D(1, "hit", 1)],
+    )
+    assert paid(st) == {("b1", 1, 0, "lose"): 0, ("b1", 1, 1, "bust"): 0}
+    _, st = run(
+        P,
+        bets((1, 1000)),
+        ["8S", "KH", "8C", "KD", "9D", "AH"],
+        [D(1, "split"), D(1, "stand"), D(1, "stand", 1)],
+    )
+    assert paid(st) == {("b1", 1, 0, "lose"): 0, ("b1", 1, 1, "obbo_returned"): 1000}
+
+
+def test_s3_4_dealer_bust_higher_total_and_tie_push():
+    _, st = run(
+        P,
+        bets((1, 1000), (2, 1000), (3, 1000)),
+        ["QS", "9S", "8S", "KH", "QC", "8C", "9D", "8D"],
+        [D(1, "stand"), D(2, "stand"), D(3, "stand")],
+    )
+    # dealer K 8 = 18: box1 20 wins, box2 17 loses, box3 16 loses
+    assert paid(st) == {("b1", 1, 0, "win"): 2000, ("b2", 2, 0, "lose"): 0, ("b3", 3, 0, "lose"): 0}
+    _, st = run(P, bets((1, 1000)), ["QS", "KH", "8C", "8D"], [D(1, "stand")])
+    assert paid(st) == {("b1", 1, 0, "push"): 1000}
+    _, st = run(P, bets((1, 1000)), ["QS", "KH", "2C", "6D", "9D"], [D(1, "stand")])
+    assert paid(st) == {("b1", 1, 0, "win"): 2000}
+
+
+def test_s3_4_dealer_does_not_draw_when_no_hand_needs_it():
+    s, st = run(P, bets((1, 1000)), ["QS", "KH", "6C", "KD"], [D(1, "hit")])
+    assert len(s.dealer) == 1 and paid(st) == {("b1", 1, 0, "bust"): 0}
+
+
+def test_s8_bets_behind_crown_partial_match_of_double():
+    evs = [BetPlaced("a", 1, 1000, "alice"), BetPlaced("b", 1, 500, "bob", True)]
+    _, st = run(
+        P,
+        evs,
+        ["6S", "9H", "5C", "KD", "9D"],
+        [D(1, "double", amount=1000), MatchMade("b", 200)],
+    )
+    by = {x.bet_id: x for x in st.lines}
+    assert (by["a"].stake, by["a"].paid) == (2000, 4000)
+    assert (by["b"].stake, by["b"].paid) == (700, 1400)
+
+
+def test_s8_unused_play():
+    # the scenario helper refuses unused cards; sanity check of the driver itself
+    with pytest.raises(AssertionError, match="unused cards"):
+        play(P, bets((1, 1000)), ["AS", "9H", "KC", "9D", "2C"], [])
