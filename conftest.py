@@ -27,6 +27,16 @@ def _allow_superuser_flush(sender, connection, **kwargs):
 connection_created.connect(_allow_superuser_flush)
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings():
+    """A test database per pytest process, so concurrent runs never drop each other's."""
+    from django.conf import settings
+
+    test = settings.DATABASES["default"].setdefault("TEST", {})
+    if not test.get("NAME"):
+        test["NAME"] = f"test_{settings.DATABASES['default']['NAME']}_{os.getpid()}"
+
+
 def database_url_for(name: str) -> str:
     from django.conf import settings
 

@@ -34,9 +34,7 @@ def _server():
 def ensure_database_url() -> str:
     """Start (or reuse) the embedded server and return a URL for the project's database."""
     server = _server()
-    exists = server.psql(
-        f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';"
-    ).strip()
+    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';").strip()
     if "(1 row)" not in exists:
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")
     return server.get_uri(database=DATABASE_NAME)

@@ -19,7 +19,10 @@ urlpatterns = [
 def handler404(request, exception=None):
     if request.path.startswith("/api/"):
         return problem_response(
-            status=404, code="not-found", title="Not found", detail=f"No endpoint at {request.path}."
+            status=404,
+            code="not-found",
+            title="Not found",
+            detail=f"No endpoint at {request.path}.",
         )
     from django.views.defaults import page_not_found
 

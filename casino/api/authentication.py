@@ -31,7 +31,9 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
         credential = None
         if prefix is not None:
             credential = (
-                self.model.objects.select_related(*self.select_related).filter(prefix=prefix).first()
+                self.model.objects.select_related(*self.select_related)
+                .filter(prefix=prefix)
+                .first()
             )
         if credential is None or not credential_matches(raw, credential.secret_hash):
             raise exceptions.AuthenticationFailed("Invalid credential.")

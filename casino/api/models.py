@@ -25,7 +25,9 @@ class Credential(models.Model):
 class ApiKey(Credential):
     """An operator's integration key: sees and touches only that operator's players."""
 
-    operator = models.ForeignKey("ledger.Operator", on_delete=models.PROTECT, related_name="api_keys")
+    operator = models.ForeignKey(
+        "ledger.Operator", on_delete=models.PROTECT, related_name="api_keys"
+    )
 
     class Meta:
         ordering = ["id"]
@@ -38,7 +40,9 @@ class ApiKey(Credential):
 class DeviceToken(Credential):
     """A dealer device's token, bound to exactly one table."""
 
-    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="device_tokens")
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="device_tokens"
+    )
     device_id = models.CharField(max_length=64)
 
     class Meta:
@@ -68,3 +72,6 @@ class IdempotencyRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["scope", "key"], name="idempotency_unique_scope_key")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.key}"

@@ -97,7 +97,9 @@ def problem_exception_handler(exc, context):
     body = problem_body(
         status=exc.status_code, code=code, title=title, detail=detail, errors=errors
     )
-    return Response(body, status=exc.status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
+    return Response(
+        body, status=exc.status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE
+    )
 
 
 def problem_response(*, status: int, code: str, title: str, detail: str) -> JsonResponse:

@@ -1,4 +1,6 @@
-"""OpenAPI post-processing: every operation documents the problem responses it can return."""
+"""OpenAPI customisation: component names, and the problem responses every operation documents."""
+
+from drf_spectacular.openapi import AutoSchema as _AutoSchema
 
 PROBLEM_SCHEMA = {
     "type": "object",
@@ -44,6 +46,26 @@ def add_problem_responses(result, generator, request, public):
             for code, description in COMMON_PROBLEMS.items():
                 responses.setdefault(
                     code,
-                    {"description": description, "content": {"application/problem+json": {"schema": ref}}},
+                    {
+                        "description": description,
+                        "content": {"application/problem+json": {"schema": ref}},
+                    },
                 )
     return result
+
+
+class AutoSchema(_AutoSchema):
+    """Names nested ``InputSerializer``/``OutputSerializer`` classes after their view.
+
+    The style guide nests serializers in their view; without this every one of them would be
+    the component "Input" or "Output" and collide.
+    """
+
+    def _get_serializer_name(self, serializer, direction, *args, **kwargs):
+        name = super()._get_serializer_name(serializer, direction, *args, **kwargs)
+        qualname = type(serializer).__qualname__
+        if "." in qualname and not getattr(getattr(serializer, "Meta", None), "ref_name", None):
+            owner = qualname.rsplit(".", 1)[0].replace(".", "")
+            owner = owner.removesuffix("View")
+            name = owner + name
+        return name

@@ -16,7 +16,11 @@ from casino.errors import Conflict
 def api_key_issue(*, actor: Actor, operator, label: str, created_by=None) -> tuple[ApiKey, str]:
     raw, prefix, secret_hash = credential_mint(kind="ck")
     api_key = ApiKey.objects.create(
-        operator=operator, label=label, prefix=prefix, secret_hash=secret_hash, created_by=created_by
+        operator=operator,
+        label=label,
+        prefix=prefix,
+        secret_hash=secret_hash,
+        created_by=created_by,
     )
     events.api_key_issued(actor=actor, api_key=api_key)
     return api_key, raw

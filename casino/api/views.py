@@ -27,7 +27,9 @@ class HealthView(APIView):
     @extend_schema(responses={200: OutputSerializer, 503: OutputSerializer}, auth=[])
     def get(self, request):
         report = health_report()
-        code = status.HTTP_200_OK if report["status"] == "ok" else status.HTTP_503_SERVICE_UNAVAILABLE
+        code = (
+            status.HTTP_200_OK if report["status"] == "ok" else status.HTTP_503_SERVICE_UNAVAILABLE
+        )
         return Response(self.OutputSerializer(report).data, status=code)
 
 
@@ -191,4 +193,3 @@ class DeviceTokenRevokeView(APIView):
             actor=Actor.from_request(request), token=token, reason=data["reason"]
         )
         return Response(DeviceTokenOutputSerializer(token).data)
-

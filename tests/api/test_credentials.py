@@ -51,7 +51,7 @@ def test_api_key_authenticates_as_its_operator_until_revoked(client_for, api_key
 
 
 def test_tampered_secret_with_valid_prefix_is_refused(api_key):
-    key, raw = api_key
+    _, raw = api_key
     response = bearer_client(raw[:-2] + "zz").get("/api/v1/me/")
     assert response.status_code == 401
 

@@ -96,9 +96,13 @@ def test_failed_attempt_stores_nothing_and_can_be_retried():
 def test_expired_keys_are_forgotten_and_purged():
     user = UserFactory()
     call(user, {"name": "a"})
-    IdempotencyRecord.objects.update(created_at=IdempotencyRecord.objects.get().created_at - timedelta(hours=25))
+    IdempotencyRecord.objects.update(
+        created_at=IdempotencyRecord.objects.get().created_at - timedelta(hours=25)
+    )
     assert call(user, {"name": "b"}).status_code == 201  # the old key no longer binds
-    IdempotencyRecord.objects.update(created_at=IdempotencyRecord.objects.get().created_at - timedelta(hours=25))
+    IdempotencyRecord.objects.update(
+        created_at=IdempotencyRecord.objects.get().created_at - timedelta(hours=25)
+    )
     assert idempotency_purge_expired() == 1
 
 

@@ -25,7 +25,9 @@ def test_update_delete_and_truncate_are_refused_by_the_database(event):
     assert "append-only: UPDATE" in _refused(
         "UPDATE audit_auditevent SET name = 'x' WHERE id = %s", [event.pk]
     )
-    assert "append-only: DELETE" in _refused("DELETE FROM audit_auditevent WHERE id = %s", [event.pk])
+    assert "append-only: DELETE" in _refused(
+        "DELETE FROM audit_auditevent WHERE id = %s", [event.pk]
+    )
     assert "append-only: TRUNCATE" in _refused("TRUNCATE audit_auditevent")
     assert AuditEvent.objects.get(pk=event.pk).name == "test.event"
 

@@ -1,0 +1,51 @@
+# Two commands: `make demo` runs the product, `make test` runs the tests. Both set everything
+# up on a fresh machine with only Python 3.11+ (virtualenv, pinned install, migrations).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# Without DATABASE_URL / CELERY_BROKER_URL the embedded PostgreSQL and the filesystem broker
+# are used; stop the embedded server again when a command that started it ends.
+STOP_EMBEDDED := if [ -z "$$DATABASE_URL" ]; then $(PY) -m casino.embedded stop; fi
+
+.PHONY: demo test setup setup-dev migrate lint format bench stop clean
+
+demo: setup
+	CASINO_ENV=development $(PY) manage.py migrate --no-input
+	CASINO_ENV=development $(PY) manage.py demo; status=$$?; $(STOP_EMBEDDED); exit $$status
+
+test: setup-dev
+	CASINO_ENV=test $(PY) -m pytest $(PYTEST_ARGS); status=$$?; $(STOP_EMBEDDED); exit $$status
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+setup: $(VENV)/.installed
+setup-dev: $(VENV)/.installed-dev
+
+migrate: setup
+	CASINO_ENV=development $(PY) manage.py migrate --no-input
+
+lint: setup-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	CASINO_ENV=test $(PY) manage.py makemigrations --check --dry-run
+
+format: setup-dev
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: setup-dev
+	CASINO_ENV=test $(PY) -m bench; status=$$?; $(STOP_EMBEDDED); exit $$status
+
+stop: setup
+	$(PY) -m casino.embedded stop
+
+clean: stop
+	rm -rf .data
