@@ -11,17 +11,16 @@ def test_health_reports_database_and_broker(client):
     assert body["database"]["ok"] is True and body["broker"]["ok"] is True
 
 
-def test_health_is_503_when_broker_is_unreachable(client, settings):
+def test_health_is_503_when_broker_is_unreachable(client, monkeypatch):
     from casino.celery import app
 
-    original = app.conf.broker_url
-    app.conf.broker_url = "amqp://guest:guest@127.0.0.1:1//"
-    try:
-        app.pool.force_close_all()
-        response = client.get("/api/v1/health/")
-    finally:
-        app.conf.broker_url = original
-        app.pool.force_close_all()
+    # A real broker URL nothing listens on. Celery reads CELERY_BROKER_URL from the
+    # environment before its own configuration, so both are pointed there.
+    unreachable = "amqp://guest:guest@127.0.0.1:1//"
+    # (Order matters: undone last-first, the configuration is restored to its own value.)
+    monkeypatch.setattr(app.conf, "broker_url", unreachable)
+    monkeypatch.setenv("CELERY_BROKER_URL", unreachable)
+    response = client.get("/api/v1/health/")
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "unavailable"
