@@ -1,0 +1,155 @@
+"""§7 traditional (banker's Pontoon): scenario tests."""
+
+import random
+
+import pytest
+
+from tables.engine import (
+    BetPlaced,
+    BettingClosed,
+    CardDealt,
+    DealerDecision,
+    IllegalAction,
+    StakePlaced,
+    TimeoutDefault,
+    Withdrawn,
+    apply,
+    get_preset,
+    new_round,
+    settle,
+    shuffle_shoe,
+)
+
+from .helpers import D, paid
+
+P = "traditional"
+
+
+def join(*boxes):
+    return [BetPlaced(f"b{b}", b, 0, f"p{b}") for b in boxes]
+
+
+def _state(events, cards):
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*events, *cards]:
+        s = apply(s, CardDealt(e) if isinstance(e, str) else e)
+    return s
+
+
+def test_s7_join_with_zero_stake_then_stake_after_first_card():
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    with pytest.raises(IllegalAction, match="stake 0"):
+        apply(s, BetPlaced("b1", 1, 500, "p1"))
+    s = _state([*join(1, 2), BettingClosed()], ["5S", "6S", "7S"])
+    assert s.phase == "staking" and s.turn() == ("staking", ("b1", "b2"))
+    assert len(s.dealer) == 1
+    s = apply(s, StakePlaced("b1", 500))
+    s = apply(s, Withdrawn("b2"))
+    targets = []
+    for c in ["8S", "9S"]:
+        targets.append(s.next_card_target())
+        s = apply(s, CardDealt(c))
+    assert targets == [("box", 1, 0), ("dealer",)]
+    assert s.phase == "playing"
+
+
+def test_s7_box_that_does_not_stake_withdraws_on_timeout():
+    s = _state([*join(1, 2), BettingClosed()], ["5S", "6S", "7S"])
+    s = apply(s, StakePlaced("b2", 300))
+    s = apply(s, TimeoutDefault())
+    assert s.bets["b1"].withdrawn and s.hand(1, 0).status == "withdrawn"
+    assert s.next_card_target() == ("box", 2, 0)
+
+
+def test_s7_stand_only_16_to_21_buy_and_twist():
+    s = _state([*join(1), BettingClosed()], ["9S", "7H", StakePlaced("b1", 500), "5C", "9D"])
+    assert s.legal_actions() == ["buy", "twist"]  # 14: may not stand
+    assert s.amount_range("buy") == (1, 500)
+    s = apply(s, D(1, "buy", amount=300))
+    s = apply(s, CardDealt("2C"))
+    assert s.legal_actions() == ["buy", "stand", "twist"]
+    s = apply(s, D(1, "twist"))
+    s = apply(s, CardDealt("AC"))
+    assert s.legal_actions() == ["stand", "twist"]  # no buying after a twist
+    assert s.hand(1, 0).stakes["b1"][:2] == [500, 300]
+
+
+def test_s7_forced_fifth_card_on_four_cards_hard_11_or_less():
+    s = _state([*join(1), BettingClosed()], ["2S", "7H", StakePlaced("b1", 500), "3C", "9D"])
+    s = apply(s, D(1, "twist"))
+    s = apply(s, CardDealt("AC"))
+    s = apply(s, D(1, "twist"))
+    s = apply(s, CardDealt("4C"))  # 2 3 A 4: hard 10, soft 20 → must twist
+    assert s.turn() is None and s.next_card_target() == ("box", 1, 0)
+    s = apply(s, CardDealt("KC"))
+    assert s.hand(1, 0).status == "stood"  # five cards
+
+
+def test_s7_split_two_aces_each_a_first_card_pontoon_counts():
+    s = _state([*join(1), BettingClosed()], ["AS", "7H", StakePlaced("b1", 500), "AC", "9D"])
+    assert "split" in s.legal_actions() and s.amount_range("split") == (500, 500)
+    s = apply(s, D(1, "split"))
+    s = apply(s, CardDealt("KC"))  # first ace: Pontoon
+    s = apply(s, CardDealt("6C"))  # second ace: A 6
+    assert s.turn() == ("hand", 1, 1) and "split" not in s.legal_actions()
+    s = apply(s, D(1, "stand", 1))
+    s = apply(s, DealerDecision("stand"))  # banker 16 stands
+    assert paid(settle(s)) == {("b1", 1, 0, "pontoon"): 1000, ("b1", 1, 1, "win"): 1000}
+
+
+def test_s7_only_aces_split():
+    s = _state([*join(1), BettingClosed()], ["8S", "7H", StakePlaced("b1", 500), "8C", "9D"])
+    assert "split" not in s.legal_actions()
+
+
+def test_s7_banker_pontoon_beats_every_box_pontoons_included():
+    s = _state(
+        [*join(1, 2), BettingClosed()],
+        ["AS", "9C", "AH", StakePlaced("b1", 500), StakePlaced("b2", 500), "KS", "9D", "KH"],
+    )
+    s = apply(s, D(2, "stand"))
+    assert s.phase == "complete"
+    assert paid(settle(s)) == {("b1", 1, 0, "lose"): 0, ("b2", 2, 0, "lose"): 0}
+
+
+def test_s7_banker_decides_house_policy_on_timeout_and_ties_to_banker():
+    s = _state([*join(1), BettingClosed()], ["KS", "6H", StakePlaced("b1", 500), "7C", "KD"])
+    s = apply(s, D(1, "stand"))  # 17
+    assert s.turn() == ("dealer",) and s.legal_actions() == ["hit", "stand"]
+    s = apply(s, TimeoutDefault())  # banker 16 → house policy draws
+    assert s.next_card_target() == ("dealer",)
+    s = apply(s, CardDealt("AC"))  # 17
+    s = apply(s, TimeoutDefault())  # stands on any 17
+    assert s.phase == "complete" and paid(settle(s)) == {("b1", 1, 0, "lose"): 0}
+
+
+def test_s7_banker_five_cards_beats_all_but_pontoon_and_bust_pays_all():
+    s = _state(
+        [*join(1, 2), BettingClosed()],
+        ["AS", "KC", "2H", StakePlaced("b1", 500), StakePlaced("b2", 500), "KS", "9D", "2D"],
+    )
+    s = apply(s, D(2, "stand"))
+    for c in ["2S", "3S", "4S"]:
+        s = apply(s, DealerDecision("hit"))
+        s = apply(s, CardDealt(c))
+    # banker 2 2 2 3 4: five cards; box1 Pontoon still wins, box2 20 loses; all wins pay 1:1
+    assert paid(settle(s)) == {("b1", 1, 0, "pontoon"): 1000, ("b2", 2, 0, "lose"): 0}
+    s = _state([*join(1), BettingClosed()], ["KS", "KH", StakePlaced("b1", 500), "7C", "6D"])
+    s = apply(s, D(1, "stand"))
+    s = apply(s, DealerDecision("hit"))
+    s = apply(s, CardDealt("QC"))
+    assert paid(settle(s)) == {("b1", 1, 0, "win"): 1000}
+
+
+def test_s7_discards_reshuffled_when_the_deck_runs_out():
+    r, _ = get_preset(P)
+    shoe = shuffle_shoe(rule_set=r, rng=random.Random(1))
+    for _ in range(52):
+        shoe.deal()
+    live = shoe.order[:5]
+    rec = shoe.reshuffle_discards(live, random.Random(2))
+    assert rec.cards == 47 and len(shoe.shuffles) == 2
+    dealt = [shoe.deal() for _ in range(47)]
+    assert not set(dealt) & set(live)
