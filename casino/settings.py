@@ -106,6 +106,14 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
 DATABASES["default"].setdefault("OPTIONS", {})
 DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
+# Optional owner role for migrations (README "Database roles"): `manage.py migrate --database
+# owner`, while DATABASE_URL connects as the application role with INSERT+SELECT on audit tables.
+MIGRATION_DATABASE_URL = env_str("MIGRATION_DATABASE_URL")
+if MIGRATION_DATABASE_URL:
+    DATABASES["owner"] = {
+        **dj_database_url.parse(MIGRATION_DATABASE_URL, conn_max_age=0),
+        "TEST": {"MIRROR": "default"},
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -165,6 +173,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = env_int("CELERY_BROKER_CONNECTION_TIMEOUT", 4
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULE = {
     "idempotency-purge": {"task": "api.idempotency_purge_expired", "schedule": 3600.0},
+    # Sealing lag bounds how long an event is unsealed; a full verification walks everything.
+    "audit-seal": {"task": "audit.seal", "schedule": env_int("AUDIT_SEAL_EVERY_S", 10)},
+    "audit-verify": {"task": "audit.verify", "schedule": env_int("AUDIT_VERIFY_EVERY_S", 3600)},
 }
 
 # --- API platform -------------------------------------------------------------------------
@@ -212,6 +223,17 @@ SPECTACULAR_SETTINGS = {
 
 IDEMPOTENCY_KEY_TTL_HOURS = 24
 
+# --- Audit --------------------------------------------------------------------------------
+# Signs audit seals and exported chain heads (HMAC-SHA256). Keep it outside the database: a
+# role that can rewrite audit tables must not be able to re-sign them. Outside production it
+# is derived from SECRET_KEY; production without it fails the `audit` system check.
+AUDIT_SIGNING_KEY = env_str("AUDIT_SIGNING_KEY")
+if not AUDIT_SIGNING_KEY and not PRODUCTION:
+    import hashlib as _hashlib
+    import hmac as _hmac
+
+    AUDIT_SIGNING_KEY = _hmac.new(SECRET_KEY.encode(), b"casino.audit.signing", _hashlib.sha256).hexdigest()
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -219,4 +241,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+# --- Ledger: operator webhooks (ledger/webhooks.py) ---------------------------------------
+LEDGER_WEBHOOK_BACKOFF_SECONDS = env_int("LEDGER_WEBHOOK_BACKOFF_SECONDS", 1)
+LEDGER_WEBHOOK_MAX_ATTEMPTS = env_int("LEDGER_WEBHOOK_MAX_ATTEMPTS", 12)
+CELERY_BEAT_SCHEDULE["ledger-operator-events-sweep"] = {
+    "task": "ledger.operator_events_sweep",
+    "schedule": 30.0,
 }

@@ -1,4 +1,26 @@
+"""The double-entry ledger: accounts, transactions and their legs, corrections, operator events.
+
+Money is integer minor units with an ISO 4217 currency code. A transaction is a set of legs whose
+amounts sum to zero per currency; the database refuses any other commit (a deferred constraint
+trigger, migration 0003) and refuses any UPDATE or DELETE of legs and transactions.
+
+Balances (the design choice, see also ``ledger/lock_objects.py``):
+- **Wallets keep an eager running balance** (``Account.balance``), because the "never negative"
+  rule is a CHECK constraint on that column. The database itself maintains it: a statement-level
+  trigger on the legs table adds each statement's per-account sums to the wallet rows, so the
+  balance equals the sum of the wallet's legs even for raw SQL. Callers lock the wallet row
+  first (one row per player: no cross-player contention).
+- **House-side balances are derived** (stakes in play per table, house revenue, bonus pool,
+  operator cash): their rows are never updated, only referenced by new legs, so placing a bet at
+  table 7 never waits for a bet at table 8 on a shared "house" row. Their balance is
+  ``SUM(amount)`` over an index-only scan of ``(account_id, amount)``.
+"""
+
+import secrets
+
 from django.db import models
+
+CURRENCY_MAX = 3
 
 
 class Operator(models.Model):
@@ -8,6 +30,9 @@ class Operator(models.Model):
     name = models.CharField(max_length=120)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Signed webhooks (ledger/webhooks.py): an empty URL means "poll the events feed only".
+    webhook_url = models.URLField(max_length=500, blank=True, default="")
+    webhook_secret = models.CharField(max_length=64, default=secrets.token_hex, editable=False)
 
     class Meta:
         ordering = ["code"]
@@ -34,3 +59,274 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.operator.code}:{self.external_ref}"
+
+
+class Account(models.Model):
+    class Kind(models.TextChoices):
+        WALLET = "wallet", "Player wallet"  # per player and currency; eager balance, >= 0
+        STAKES = "stakes", "Stakes in play"  # per table and currency: the table's own money
+        HOUSE = "house", "House revenue"  # per currency
+        BONUS_POOL = "bonus_pool", "Bonus pool"  # per currency: Super and envy bonuses
+        OPERATOR_CASH = "operator_cash", "Operator cash"  # per operator: deposits, withdrawals
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    currency = models.CharField(max_length=CURRENCY_MAX)
+    operator = models.ForeignKey(
+        Operator, null=True, blank=True, on_delete=models.PROTECT, related_name="accounts"
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="wallets"
+    )
+    table = models.ForeignKey(
+        "tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # Maintained by the database for wallets only (see the module docstring); 0 elsewhere.
+    balance = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        permissions = [("move_funds", "Can deposit to and withdraw from wallets")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "currency", "operator", "player", "table"],
+                name="account_unique_identity",
+                nulls_distinct=False,
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(kind="wallet") | models.Q(balance__gte=0),
+                name="account_wallet_never_negative",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(currency__regex=r"^[A-Z]{3}$"), name="account_currency_iso"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(
+                        kind="wallet",
+                        player__isnull=False,
+                        operator__isnull=False,
+                        table__isnull=True,
+                    )
+                    | models.Q(
+                        kind="stakes",
+                        table__isnull=False,
+                        player__isnull=True,
+                        operator__isnull=True,
+                    )
+                    | models.Q(
+                        kind__in=["house", "bonus_pool"],
+                        table__isnull=True,
+                        player__isnull=True,
+                        operator__isnull=True,
+                    )
+                    | models.Q(
+                        kind="operator_cash",
+                        operator__isnull=False,
+                        player__isnull=True,
+                        table__isnull=True,
+                    )
+                ),
+                name="account_kind_shape",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        owner = self.player_id or self.table_id or self.operator_id or ""
+        return f"{self.kind}:{owner}:{self.currency}"
+
+
+class Transaction(models.Model):
+    """One balanced movement of money. Append-only; ``reference`` makes every posting unique.
+
+    The dimension columns (table, round, dealer, shift, operator) make table accounting a
+    GROUP BY over legs. References to other apps' rows are plain values, like the audit log's.
+    """
+
+    class Kind(models.TextChoices):
+        DEPOSIT = "deposit"
+        WITHDRAWAL = "withdrawal"
+        STAKE = "stake"
+        STAKE_REFUND = "stake_refund"
+        SETTLEMENT = "settlement"
+        REVERSAL = "reversal"
+        REPLACEMENT = "replacement"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    reference = models.CharField(max_length=120, unique=True)
+    description = models.CharField(max_length=255, blank=True, default="")
+    posted_at = models.DateTimeField(db_index=True)
+    actor_kind = models.CharField(max_length=20)
+    actor_id = models.CharField(max_length=64, blank=True, default="")
+    actor_label = models.CharField(max_length=150)
+    operator_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    table_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    round_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    dealer_id = models.BigIntegerField(null=True, blank=True)
+    shift = models.CharField(max_length=40, blank=True, default="")
+    reverses = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+
+    class Meta:
+        ordering = ["id"]
+        permissions = [("view_accounting", "Can view table accounting")]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.kind} {self.reference}"
+
+
+class Leg(models.Model):
+    """One side of a transaction on one account. Append-only.
+
+    ``amount`` is signed: positive flows into the account, negative out of it. The account and
+    currency are checked together by a composite foreign key (migration 0003), so a leg can't
+    post euros to a pound wallet.
+    """
+
+    class Kind(models.TextChoices):
+        DEPOSIT = "deposit"
+        WITHDRAWAL = "withdrawal"
+        STAKE = "stake"
+        STAKE_REFUND = "stake_refund"
+        SETTLE_STAKE = "settle_stake"  # a settled stake leaving in-play for the house
+        PAYOUT = "payout"  # stake returned plus winnings, from the house
+        BONUS = "bonus"  # from the bonus pool
+
+    transaction = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="legs")
+    # The composite (account_id, currency) foreign key of migration 0003 replaces this one.
+    account = models.ForeignKey(
+        Account, on_delete=models.PROTECT, related_name="legs", db_constraint=False, db_index=False
+    )
+    amount = models.BigIntegerField()
+    currency = models.CharField(max_length=CURRENCY_MAX)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    bet_ref = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["account", "amount"], name="leg_account_amount_idx"),
+            models.Index(
+                fields=["bet_ref"], name="leg_bet_ref_idx", condition=~models.Q(bet_ref="")
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(amount=0), name="leg_amount_nonzero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} {self.currency} on {self.account_id}"
+
+
+class Correction(models.Model):
+    """A reversing transaction plus a replacement, asked by one staff member, approved by another.
+
+    The original transaction is never edited: approval posts the reversal (every leg negated)
+    and, when replacement legs are given, the corrected posting.
+    """
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+
+    original = models.ForeignKey(Transaction, on_delete=models.PROTECT, related_name="corrections")
+    reason = models.CharField(max_length=500)
+    # [{"account_id": int, "amount": int, "kind": str, "bet_ref": str}], balanced per currency.
+    replacement_legs = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.REQUESTED)
+    requested_by = models.ForeignKey("auth.User", on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_note = models.CharField(max_length=500, blank=True, default="")
+    reversal = models.OneToOneField(
+        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    replacement = models.OneToOneField(
+        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["id"]
+        permissions = [("approve_correction", "Can approve or reject corrections")]
+        constraints = [
+            # At most one live (requested or approved) correction per original transaction.
+            models.UniqueConstraint(
+                fields=["original"],
+                condition=models.Q(status__in=["requested", "approved"]),
+                name="correction_one_live_per_transaction",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="approved")
+                | ~models.Q(decided_by=models.F("requested_by")),
+                name="correction_four_eyes",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"correction #{self.pk} of {self.original_id} ({self.status})"
+
+
+class OperatorEvent(models.Model):
+    """The transactional outbox of operator notifications, and the operator's events feed.
+
+    Written in the same transaction as the money movement it reports; delivered by
+    ``ledger.tasks`` as a signed webhook, and readable at ``/api/v1/operator-events/``.
+    """
+
+    class Delivery(models.TextChoices):
+        PENDING = "pending"
+        DELIVERED = "delivered"
+        FAILED = "failed"  # gave up after the last retry; still in the feed
+        NOT_CONFIGURED = "not_configured"  # the operator has no webhook URL: feed only
+
+    operator = models.ForeignKey(Operator, on_delete=models.PROTECT, related_name="events")
+    kind = models.CharField(max_length=40)
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    transaction = models.ForeignKey(
+        Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    delivery = models.CharField(max_length=16, choices=Delivery.choices, default=Delivery.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(
+                fields=["next_attempt_at"],
+                name="operator_event_pending_idx",
+                condition=models.Q(delivery="pending"),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.kind} for {self.operator_id}"
+
+
+class WebhookAttempt(models.Model):
+    """The delivery log: one row per HTTP attempt of one event."""
+
+    event = models.ForeignKey(OperatorEvent, on_delete=models.CASCADE, related_name="attempt_log")
+    attempt = models.PositiveIntegerField()
+    url = models.URLField(max_length=500)
+    attempted_at = models.DateTimeField(auto_now_add=True)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=500, blank=True, default="")
+    duration_ms = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"event {self.event_id} attempt {self.attempt}: {self.status_code or self.error}"
+
+    @property
+    def ok(self) -> bool:
+        return self.status_code is not None and 200 <= self.status_code < 300

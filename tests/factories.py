@@ -1,7 +1,7 @@
 import factory
 from django.contrib.auth.models import Group, User
 
-from ledger.models import Operator, Player
+from ledger.models import Account, Operator, Player
 from tables.models import Casino, Table
 
 
@@ -55,3 +55,15 @@ class TableFactory(factory.django.DjangoModelFactory):
     casino = factory.SubFactory(CasinoFactory)
     code = factory.Sequence(lambda n: f"t{n}")
     name = factory.Sequence(lambda n: f"Table {n}")
+
+
+class WalletFactory(factory.django.DjangoModelFactory):
+    """A player's wallet, empty: fund it with ``ledger.services.wallet_deposit``."""
+
+    class Meta:
+        model = Account
+
+    kind = Account.Kind.WALLET
+    currency = "EUR"
+    player = factory.SubFactory(PlayerFactory)
+    operator = factory.SelfAttribute("player.operator")

@@ -1,0 +1,77 @@
+"""Every row lock the ledger takes, named in one place.
+
+Lock order
+==========
+Any code path that takes more than one of these takes them in this order, and never takes an
+earlier one after a later one, so two money movements can wait for each other but never
+deadlock:
+
+0. The caller's own locks: the API's Idempotency-Key advisory lock (casino/api/idempotency.py),
+   then the tables app's rows (round, seat, bet) when it calls ``stake_debit`` or
+   ``round_settlement_post`` inside its transaction. Tables rows always come before ledger
+   rows.
+1. A correction row being decided (``correction_for_decision``).
+2. The round advisory lock (``round_lock``): settlement, stake refunds and corrections of a
+   round's transactions serialise on it, so a bet can't be refunded while its round is
+   being settled (which would pay its stake twice).
+3. Wallet account rows, ascending id, ``FOR NO KEY UPDATE`` (``wallets_for_update``). The
+   legs trigger then updates exactly these rows, so it takes no new locks. NO KEY UPDATE lets
+   concurrent inserts of legs (whose foreign keys take KEY SHARE on the account) proceed.
+
+House-side accounts (stakes in play, house, bonus pool, operator cash) are never locked: their
+balances are derived from legs, which are only inserted. Placing a bet locks only the player's
+own wallet row, so tables never serialise on a shared house row.
+
+Outside money transactions, webhook delivery locks one ``OperatorEvent`` row at a time with
+``SKIP LOCKED`` (``operator_event_for_delivery``) and takes none of the locks above.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from django.db import connection
+from django.db.models import QuerySet
+
+from ledger.models import Account, Correction, OperatorEvent
+
+
+def correction_for_decision(pk: int) -> QuerySet[Correction]:
+    return Correction.objects.select_for_update().filter(pk=pk)
+
+
+def _round_lock_id(round_id: int) -> int:
+    digest = hashlib.sha256(f"ledger-round:{round_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def round_lock(round_id: int) -> None:
+    """Transaction-scoped advisory lock on a round's ledger postings."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_round_lock_id(round_id)])
+
+
+def wallets_for_update(ids: Iterable[int]) -> QuerySet[Account]:
+    """Wallet rows locked in ascending id order (evaluate it to take the locks)."""
+    return (
+        Account.objects.filter(pk__in=sorted(set(ids)), kind=Account.Kind.WALLET)
+        .order_by("pk")
+        .select_for_update(no_key=True)
+    )
+
+
+WALLETS_FOR_UPDATE_SQL = """
+    SELECT id, currency, balance, operator_id FROM ledger_account
+    WHERE id = ANY(%s::bigint[]) AND kind = 'wallet'
+    ORDER BY id FOR NO KEY UPDATE
+"""
+"""The same lock as ``wallets_for_update`` for the bulk settlement path (one round trip)."""
+
+
+def operator_event_for_delivery(pk: int) -> QuerySet[OperatorEvent]:
+    return (
+        OperatorEvent.objects.select_for_update(skip_locked=True, of=("self",))
+        .select_related("operator")
+        .filter(pk=pk)
+    )

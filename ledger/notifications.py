@@ -1,0 +1,56 @@
+"""The operator-event outbox: events are rows written in the money movement's transaction.
+
+Delivery starts when that transaction commits (``on_commit`` enqueues the webhook task); an
+event whose message was lost between commit and broker is found by the periodic sweep
+(``ledger.tasks.operator_events_sweep_task``). The feed (``/api/v1/operator-events/``) reads
+the same rows, so polling and webhooks always agree.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from ledger.models import Operator, OperatorEvent
+
+ROUND_SETTLED = "round.settled"
+STAKE_REFUNDED = "stake.refunded"
+TRANSACTION_CORRECTED = "transaction.corrected"
+WALLET_DEPOSIT = "wallet.deposit"
+WALLET_WITHDRAWAL = "wallet.withdrawal"
+
+
+def _initial_delivery(operator: Operator) -> str:
+    if operator.webhook_url:
+        return OperatorEvent.Delivery.PENDING
+    return OperatorEvent.Delivery.NOT_CONFIGURED
+
+
+def deliveries_enqueue_on_commit(event_ids: list[int]) -> None:
+    if not event_ids:
+        return
+    from ledger.tasks import operator_event_deliver_task
+
+    def enqueue():
+        for event_id in event_ids:
+            operator_event_deliver_task.delay(event_id)
+
+    transaction.on_commit(enqueue)
+
+
+def operator_event_emit(
+    *, operator_id: int, kind: str, payload: dict, transaction_id: int | None = None
+) -> OperatorEvent:
+    """Add one event to the outbox, inside the caller's transaction."""
+    operator = Operator.objects.only("webhook_url").get(pk=operator_id)
+    event = OperatorEvent.objects.create(
+        operator_id=operator_id,
+        kind=kind,
+        payload=payload,
+        transaction_id=transaction_id,
+        delivery=_initial_delivery(operator),
+        next_attempt_at=timezone.now(),
+    )
+    if event.delivery == OperatorEvent.Delivery.PENDING:
+        deliveries_enqueue_on_commit([event.pk])
+    return event

@@ -1,0 +1,145 @@
+"""The ledger's rules hold for raw SQL too: PostgreSQL enforces them, not only the services."""
+
+from contextlib import contextmanager
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.db.utils import DatabaseError
+from django.utils import timezone
+
+from ledger.models import Account, Leg, Transaction
+from ledger.postings import house_account_id
+from ledger.selectors import ledger_reconcile
+from tests.ledger.conftest import fund
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@contextmanager
+def committed_sql():
+    """A cursor in a transaction that really commits (deferred checks run at its end)."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        yield cursor
+
+
+def _raw_transaction(cursor, reference: str) -> int:
+    cursor.execute(
+        """
+        INSERT INTO ledger_transaction (kind, reference, description, posted_at, actor_kind,
+            actor_id, actor_label, shift)
+        VALUES ('deposit', %s, '', %s, 'system', '', 'raw sql', '') RETURNING id
+        """,
+        [reference, timezone.now()],
+    )
+    return cursor.fetchone()[0]
+
+
+def _raw_leg(cursor, txn_id: int, account_id: int, amount: int, currency: str = "EUR"):
+    cursor.execute(
+        "INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref) "
+        "VALUES (%s, %s, %s, %s, 'deposit', '')",
+        [txn_id, account_id, amount, currency],
+    )
+
+
+def test_an_unbalanced_raw_sql_transaction_is_refused_at_commit(wallet):
+    cash = house_account_id("operator_cash", "EUR", operator_id=wallet.operator_id)
+    with (
+        pytest.raises(IntegrityError, match="does not balance"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        txn_id = _raw_transaction(cursor, "raw-unbalanced")
+        _raw_leg(cursor, txn_id, wallet.pk, 500)
+        _raw_leg(cursor, txn_id, cash, -499)
+        # Statements succeed: the check is deferred to COMMIT.
+    assert not Transaction.objects.filter(reference="raw-unbalanced").exists()
+    wallet.refresh_from_db()
+    assert wallet.balance == 0
+
+
+def test_a_transaction_with_one_leg_or_none_is_refused(wallet):
+    with (
+        pytest.raises(IntegrityError, match="at least two"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        _raw_transaction(cursor, "raw-empty")
+    assert not Transaction.objects.filter(reference="raw-empty").exists()
+
+
+def test_a_balanced_raw_sql_transaction_commits_and_moves_the_wallet_balance(wallet):
+    cash = house_account_id("operator_cash", "EUR", operator_id=wallet.operator_id)
+    with transaction.atomic(), connection.cursor() as cursor:
+        txn_id = _raw_transaction(cursor, "raw-balanced")
+        _raw_leg(cursor, txn_id, wallet.pk, 700)
+        _raw_leg(cursor, txn_id, cash, -700)
+    wallet.refresh_from_db()
+    assert wallet.balance == 700
+    assert ledger_reconcile() == []
+
+
+def test_a_wallet_can_not_go_negative_even_by_raw_sql(wallet):
+    fund(wallet, 100)
+    cash = house_account_id("operator_cash", "EUR", operator_id=wallet.operator_id)
+    with (
+        pytest.raises(IntegrityError, match="account_wallet_never_negative"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        txn_id = _raw_transaction(cursor, "raw-overdraft")
+        _raw_leg(cursor, txn_id, wallet.pk, -101)
+        _raw_leg(cursor, txn_id, cash, 101)
+    wallet.refresh_from_db()
+    assert wallet.balance == 100
+
+
+def test_a_leg_in_another_currency_than_its_account_is_refused(wallet):
+    with (
+        pytest.raises(IntegrityError, match="ledger_leg_account_currency_fk"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        txn_id = _raw_transaction(cursor, "raw-currency")
+        _raw_leg(cursor, txn_id, wallet.pk, 5, currency="GBP")
+
+
+def test_legs_and_transactions_are_append_only(wallet):
+    fund(wallet, 100)
+    leg = Leg.objects.filter(account=wallet).get()
+    for sql in (
+        f"UPDATE ledger_leg SET amount = 1 WHERE id = {leg.pk}",
+        f"DELETE FROM ledger_leg WHERE id = {leg.pk}",
+        "TRUNCATE ledger_leg CASCADE",
+        f"UPDATE ledger_transaction SET reference = 'x' WHERE id = {leg.transaction_id}",
+        f"DELETE FROM ledger_transaction WHERE id = {leg.transaction_id}",
+    ):
+        with (
+            pytest.raises(DatabaseError, match="append-only"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute("SET LOCAL casino.maintenance = 'off'")
+            cursor.execute(sql)
+    assert Leg.objects.get(pk=leg.pk).amount == 100
+
+
+def test_a_balance_can_only_move_through_legs(wallet):
+    fund(wallet, 100)
+    with pytest.raises(DatabaseError, match="maintained from its legs"), transaction.atomic():
+        Account.objects.filter(pk=wallet.pk).update(balance=10**9)
+    wallet.refresh_from_db()
+    assert wallet.balance == 100
+
+
+def test_reconcile_finds_a_balance_tampered_with_by_a_superuser(wallet):
+    fund(wallet, 100)
+    assert ledger_reconcile() == []
+    with transaction.atomic(), connection.cursor() as cursor:
+        # Only a superuser can switch triggers off; reconciliation still notices.
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("UPDATE ledger_account SET balance = 999 WHERE id = %s", [wallet.pk])
+    problems = ledger_reconcile()
+    assert [(p.what, p.id, p.expected, p.found) for p in problems] == [
+        ("wallet_balance", wallet.pk, 100, 999)
+    ]
