@@ -24,6 +24,9 @@ $(VENV)/.installed: requirements.txt
 
 $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@# Browser tests drive Debian's chromium (Playwright's own browser download is not used).
+	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null)
 	touch $@
 
 setup: $(VENV)/.installed

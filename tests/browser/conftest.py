@@ -1,0 +1,66 @@
+"""Playwright on Debian's chromium (Playwright's own browser download is not used)."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API keeps an event loop running in the test thread; the Django calls the
+# tests make there (factories, assertions) are ordinary synchronous ones.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM):
+        pytest.fail(
+            f"chromium not found at {CHROMIUM}: `make test` installs Debian's chromium when run "
+            "as root; otherwise install it (apt-get install chromium) or set CHROMIUM_PATH."
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot(page):
+    """Save a full-page screenshot as a test artefact: artifacts/screenshots/<name>.png."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    def shoot(name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return shoot
+
+
+def admin_login(page, live_server, username: str, password: str) -> None:
+    page.goto(f"{live_server.url}/admin/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
