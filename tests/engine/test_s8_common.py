@@ -1,0 +1,343 @@
+"""§8 rules common to all presets: stops, bets behind, timeouts, card source, shoes, limits,
+rounding, void; plus event serialisation."""
+
+import random
+
+import pytest
+
+from tables.engine import (
+    BetPlaced,
+    BettingClosed,
+    CardDealt,
+    Decision,
+    IllegalAction,
+    ImpossibleCard,
+    InvalidEvent,
+    MatchDeclined,
+    MatchMade,
+    OutOfTurn,
+    RoundNotComplete,
+    ShoeComposition,
+    StakePlaced,
+    TableLimits,
+    TimeoutDefault,
+    apply,
+    event_from_json,
+    get_preset,
+    new_round,
+    settle,
+    settle_void,
+    shuffle_shoe,
+    stacked_shoe,
+    verify_commitment,
+)
+from tables.engine.errors import ShoeExhausted
+
+from .helpers import D, bets, paid, run
+
+
+def _state(preset, bet_events, cards, limits=None):
+    r, p = get_preset(preset)
+    s = new_round(r, p, limits)
+    for e in [*bet_events, BettingClosed(), *cards]:
+        s = apply(s, CardDealt(e) if isinstance(e, str) else e)
+    return s
+
+
+# --- stops -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "preset,stops", [("crown", True), ("online_2deck", True), ("british_casino", False)]
+)
+def test_s8_stops_soft_21_only_in_crown_and_online_2deck(preset, stops):
+    s = _state(
+        preset, bets((1, 1000)), ["AS", "9H", "5C", *(["9D"] if preset == "online_2deck" else [])]
+    )
+    s = apply(s, D(1, "hit"))
+    s = apply(s, CardDealt("5D"))
+    assert (s.hand(1, 0).status == "stood") is stops
+
+
+@pytest.mark.parametrize("preset", ["crown", "british_casino", "online_8deck", "online_2deck"])
+def test_s8_stops_pontoon_is_never_asked(preset):
+    extra = ["9D"] if get_preset(preset).rules.dealer_cards_before_play == 2 else []
+    s = _state(preset, bets((1, 1000), (2, 1000)), ["AS", "9S", "9H", "KC", "9C", *extra])
+    assert s.turn() == ("hand", 2, 0)
+
+
+# --- bets behind --------------------------------------------------------------------------
+
+
+def _behind():
+    return [BetPlaced("a", 1, 1000, "alice"), BetPlaced("b", 1, 600, "bob", True)]
+
+
+def test_s8_bets_behind_follow_and_non_matcher_keeps_first_hand():
+    _, st = run(
+        "british_casino",
+        _behind(),
+        ["8S", "9H", "8C", "3D", "KD", "9C", "9D"],
+        [D(1, "split"), MatchDeclined("b"), D(1, "hit"), D(1, "stand", 1)],
+    )
+    # hand0 8 3 K = 21, hand1 8 9 = 17; dealer 18. bob only on hand0
+    assert paid(st) == {
+        ("a", 1, 0, "win"): 2000,
+        ("b", 1, 0, "win"): 1200,
+        ("a", 1, 1, "lose"): 0,
+    }
+
+
+def test_s8_split_matched_again_at_each_resplit():
+    s = _state("crown", _behind(), ["8S", "9H", "8C"])
+    s = apply(s, D(1, "split"))
+    assert s.turn() == ("match", 1, 0, ("b",))
+    s = apply(s, MatchMade("b"))
+    s = apply(s, CardDealt("8D"))
+    s = apply(s, D(1, "split"))
+    s = apply(s, MatchMade("b"))
+    assert [h.stakes for h in s.boxes[1].hands] == [
+        {"a": [1000, 0, 0], "b": [600, 0, 0]},
+        {"a": [1000, 0, 0], "b": [600, 0, 0]},
+        {"a": [1000, 0, 0], "b": [600, 0, 0]},
+    ]
+
+
+def test_s8_second_double_matched_only_by_bettor_who_matched_first():
+    ev = [*_behind(), BetPlaced("c", 1, 500, "cat", True)]
+    s = _state("british_casino", ev, ["2S", "9H", "3C"])
+    s = apply(s, D(1, "double"))
+    s = apply(s, MatchMade("b"))
+    s = apply(s, MatchDeclined("c"))
+    s = apply(s, CardDealt("2D"))
+    s = apply(s, D(1, "double"))
+    assert s.turn() == ("match", 1, 0, ("b",))
+
+
+def test_s8_rescue_settles_every_bet_each_gets_back_its_double():
+    _, st = run(
+        "crown",
+        _behind(),
+        ["QS", "9H", "2C", "4D"],
+        [D(1, "double", amount=1000), MatchMade("b", 300), D(1, "rescue")],
+    )
+    assert paid(st) == {("a", 1, 0, "rescue"): 1000, ("b", 1, 0, "rescue"): 300}
+
+
+def test_s8_surrender_applies_to_every_bet_on_the_box():
+    _, st = run("crown", _behind(), ["QS", "KH", "6C", "9D"], [D(1, "surrender")])
+    assert paid(st) == {("a", 1, 0, "surrender"): 500, ("b", 1, 0, "surrender"): 300}
+
+
+def test_s8_doubled_status_belongs_to_the_hand_bonus_odds_lost_for_all():
+    _, st = run(
+        "crown",
+        _behind(),
+        ["6S", "9H", "7S", "8S", "KD"],
+        [D(1, "double"), MatchDeclined("b")],
+    )
+    assert {x.bet_id: (x.odds, x.paid) for x in st.lines} == {
+        "a": ((1, 1), 4000),
+        "b": ((1, 1), 1200),
+    }
+
+
+# --- decision windows / timeouts -----------------------------------------------------------
+
+
+def test_s8_timeout_stands_where_allowed():
+    s = _state("crown", bets((1, 1000)), ["QS", "9H", "2C"])
+    s = apply(s, TimeoutDefault(1, 0))
+    assert s.hand(1, 0).status == "stood"
+
+
+def test_s8_timeout_hits_where_standing_not_allowed_never_doubles():
+    s = _state("online_8deck", bets((1, 1000)), ["QS", "9H", "2C", "9D"])
+    s = apply(s, TimeoutDefault())
+    assert s.hand(1, 0).awaiting and s.hand(1, 0).doubles == 0
+
+
+def test_s8_timeout_twists_in_traditional():
+    s = _state(
+        "traditional",
+        [BetPlaced("b1", 1, 0, "p")],
+        ["9S", "7H", StakePlaced("b1", 500), "5C", "9D"],
+    )
+    s = apply(s, TimeoutDefault())
+    assert s.hand(1, 0).twisted and s.hand(1, 0).stakes["b1"][1] == 0
+
+
+def test_s8_timeout_declines_matches_and_insurance():
+    s = _state("british_casino", _behind(), ["2S", "AH", "3C"])
+    assert s.turn()[0] == "insurance"
+    s = apply(s, TimeoutDefault())
+    assert all(b.insurance == 0 and not b.even_money for b in s.bets.values())
+    s = apply(s, D(1, "double"))
+    s = apply(s, TimeoutDefault())
+    assert s.hand(1, 0).stakes["b"] == [600, 0, 0]
+
+
+def test_s8_timeout_for_the_wrong_hand_refused():
+    s = _state("crown", bets((1, 1000), (2, 1000)), ["QS", "QH", "9H", "2C", "3C"])
+    with pytest.raises(OutOfTurn):
+        apply(s, TimeoutDefault(2, 0))
+
+
+# --- card source ---------------------------------------------------------------------------
+
+
+def test_s8_card_not_asked_for_is_refused():
+    s = _state("crown", bets((1, 1000)), ["QS", "9H", "2C"])
+    with pytest.raises(OutOfTurn, match="no card is expected"):
+        apply(s, CardDealt("5S"))
+
+
+def test_s8_decision_out_of_turn_refused():
+    s = _state("crown", bets((1, 1000), (2, 1000)), ["QS", "QH", "9H", "2C", "3C"])
+    with pytest.raises(OutOfTurn, match="box 1 hand 0's turn"):
+        apply(s, Decision(2, 0, "stand"))
+
+
+def test_s8_impossible_card_too_many_copies():
+    s = _state("traditional", [BetPlaced("b1", 1, 0, "p")], ["AS"])
+    with pytest.raises(ImpossibleCard, match="1-deck"):
+        apply(s, CardDealt("AS"))
+    comp = ShoeComposition("standard", 1)
+    comp.take("AS")
+    with pytest.raises(ImpossibleCard, match="copies"):
+        comp.take("as")
+    with pytest.raises(ImpossibleCard, match="no tens"):
+        ShoeComposition("spanish", 8).take("TC")
+    assert ShoeComposition("spanish", 8).total_remaining == 384
+
+
+# --- shoes ---------------------------------------------------------------------------------
+
+
+def test_s8_shuffle_commitment_recorded_before_first_card_and_verifiable():
+    r, _ = get_preset("british_casino")
+    shoe = shuffle_shoe(rule_set=r, rng=random.Random(7), salt="ab12")
+    commitment = shoe.commitment
+    assert len(shoe.order) == 312 and shoe.position == 0
+    [(order, salt, c)] = shoe.reveal()
+    assert c == commitment and verify_commitment(order, salt, commitment)
+    order[0], order[1] = order[1], order[0]
+    assert not verify_commitment(order, salt, commitment) or order[0] == order[1]
+    assert not verify_commitment(["XX"], salt, commitment)
+
+
+def test_s8_cut_card_and_penetration():
+    r, _ = get_preset("british_casino")
+    shoe = shuffle_shoe(rule_set=r.replace(penetration_percent=50), rng=random.Random(1))
+    assert shoe.cut_index == 156
+    for _ in range(155):
+        shoe.deal()
+    assert not shoe.cut_card_out
+    shoe.deal()
+    assert shoe.cut_card_out
+
+
+def test_s8_fresh_shuffle_shoe_has_no_cut_card_and_exhausts():
+    r, _ = get_preset("traditional")
+    shoe = stacked_shoe(["AS", "KS"], rule_set=r)
+    assert shoe.cut_index == 2
+    shoe.deal(), shoe.deal()
+    with pytest.raises(ShoeExhausted):
+        shoe.deal()
+
+
+def test_s8_system_random_by_default():
+    r, _ = get_preset("online_2deck")
+    a, b = shuffle_shoe(rule_set=r), shuffle_shoe(rule_set=r)
+    assert a.order != b.order and a.commitment != b.commitment
+
+
+# --- limits, rounding ----------------------------------------------------------------------
+
+
+def test_s8_limits_apply_to_initial_bets_only():
+    lim = TableLimits(min_bet=100, max_bet=1000, box_max=1500)
+    r, p = get_preset("crown")
+    s = new_round(r, p, lim)
+    with pytest.raises(IllegalAction, match="table limits"):
+        apply(s, BetPlaced("x", 1, 1001, "p"))
+    s = apply(s, BetPlaced("a", 1, 1000, "p"))
+    with pytest.raises(IllegalAction, match="box limit"):
+        apply(s, BetPlaced("b", 1, 600, "q", True))
+    s = _state("british_casino", bets((1, 1000)), ["8S", "9H", "8C"], lim)
+    s = apply(s, D(1, "split"))  # the split takes the box beyond the maximum
+    assert sum(h.stakes["b1"][0] for h in s.boxes[1].hands) == 2000
+
+
+def test_s8_rounding_once_per_bet_per_hand_on_total_stake():
+    _, st = run(
+        "british_casino",
+        bets((1, 333)),
+        ["2S", "9H", "3C", "2D", "2H", "4D"],
+        [D(1, "double"), D(1, "double"), D(1, "hit")],
+    )
+    line = st.lines[0]
+    # 999 * 3/2 = 1498.5 → 1498, remainder 1/2 (not 3 times 333 * 3/2 rounded separately)
+    assert (line.stake, line.winnings, str(line.remainder)) == (999, 1498, "1/2")
+
+
+# --- void ----------------------------------------------------------------------------------
+
+
+def test_s8_void_decided_outcomes_stand_undecided_returned():
+    s = _state(
+        "british_casino",
+        bets((1, 1000), (2, 1000), (3, 1000)),
+        ["AS", "KS", "5S", "9H", "KC", "QS", "5C", D(2, "hit"), "KH"],
+    )
+    # box1 Pontoon decided at once (dealer 9), box2 bust, box3 pending
+    assert s.turn() == ("hand", 3, 0)
+    with pytest.raises(RoundNotComplete):
+        settle(s)
+    v = settle_void(s)
+    assert v.void and paid(v) == {
+        ("b1", 1, 0, "pontoon"): 3000,
+        ("b2", 2, 0, "bust"): 0,
+        ("b3", 3, 0, "void_returned"): 1000,
+    }
+
+
+def test_s8_void_keeps_surrender_and_rescue_returns_pending_doubles():
+    s = _state(
+        "crown",
+        bets((1, 1000), (2, 1000), (3, 1000)),
+        [
+            "QS",
+            "QH",
+            "5S",
+            "KH",
+            "6C",
+            "6H",
+            "4S",
+            D(1, "surrender"),
+            D(2, "double"),
+            "2C",
+            D(2, "stand"),
+        ],
+    )
+    v = settle_void(s)
+    assert paid(v) == {
+        ("b1", 1, 0, "surrender"): 500,
+        ("b2", 2, 0, "void_returned"): 2000,
+        ("b3", 3, 0, "void_returned"): 1000,
+    }
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+def test_s8_events_serialise_with_type_field():
+    e = CardDealt("10h")
+    assert e.to_json() == {"type": "card_dealt", "card": "TH"}
+    assert event_from_json(e.to_json()) == e
+    d = Decision(1, 0, "double", 500)
+    assert event_from_json(d.to_json()) == d
+    with pytest.raises(InvalidEvent):
+        event_from_json({"type": "nope"})
+    with pytest.raises(InvalidEvent):
+        event_from_json({"type": "decision", "box": 1})
