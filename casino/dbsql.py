@@ -4,7 +4,9 @@ UPDATE, DELETE and TRUNCATE on a protected table are refused by triggers, whoeve
 The one exception is a superuser that sets ``casino.maintenance = on`` for its session (the test
 suite's flush between tests does): a superuser can drop these triggers anyway, so the switch
 grants nothing new, while the application's own role (README, "Database roles") is no superuser
-and lacks UPDATE, DELETE and TRUNCATE privileges on these tables in the first place.
+and lacks UPDATE, DELETE and TRUNCATE privileges on these tables in the first place: making a
+table append-only also revokes those privileges from every role but its owner, so default
+privileges granted to the application role never reach a table created later.
 """
 
 REFUSE_CHANGE_FUNCTION = """
@@ -29,6 +31,28 @@ def append_only_sql(table: str) -> str:
         FOR EACH ROW EXECUTE FUNCTION casino_refuse_change();
     CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}
         FOR EACH STATEMENT EXECUTE FUNCTION casino_refuse_change();
+    {revoke_change_privileges_sql(table)}
+    """
+
+
+def revoke_change_privileges_sql(table: str) -> str:
+    """Take UPDATE, DELETE and TRUNCATE on ``table`` from every role except its owner."""
+    return f"""
+    DO $$
+    DECLARE grantee_name text;
+    BEGIN
+        FOR grantee_name IN
+            SELECT DISTINCT CASE WHEN acl.grantee = 0 THEN 'PUBLIC'
+                                 ELSE quote_ident(pg_get_userbyid(acl.grantee)) END
+            FROM pg_class AS rel, aclexplode(rel.relacl) AS acl
+            WHERE rel.oid = '{table}'::regclass AND acl.grantee <> rel.relowner
+              AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE')
+        LOOP
+            EXECUTE format('REVOKE UPDATE, DELETE, TRUNCATE ON %I FROM %s',
+                           '{table}', grantee_name);
+        END LOOP;
+    END
+    $$;
     """
 
 

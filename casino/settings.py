@@ -232,7 +232,9 @@ if not AUDIT_SIGNING_KEY and not PRODUCTION:
     import hashlib as _hashlib
     import hmac as _hmac
 
-    AUDIT_SIGNING_KEY = _hmac.new(SECRET_KEY.encode(), b"casino.audit.signing", _hashlib.sha256).hexdigest()
+    AUDIT_SIGNING_KEY = _hmac.new(
+        SECRET_KEY.encode(), b"casino.audit.signing", _hashlib.sha256
+    ).hexdigest()
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,61 @@
+"""Audit events of the audit app itself and of authentication: one function per event type."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from audit.services import audit_event_record
+from casino.actors import Actor
+
+LOGIN = "auth.login"
+LOGOUT = "auth.logout"
+LOGIN_FAILED = "auth.login_failed"
+USER_GROUPS_CHANGED = "auth.user_groups_changed"
+USER_PERMISSIONS_CHANGED = "auth.user_permissions_changed"
+GROUP_PERMISSIONS_CHANGED = "auth.group_permissions_changed"
+USER_FLAGS_CHANGED = "auth.user_flags_changed"
+VIEWED = "audit.viewed"
+VERIFIED = "audit.verified"
+VERIFICATION_FAILED = "audit.verification_failed"
+
+
+def login(*, actor: Actor, client: dict[str, str]) -> None:
+    audit_event_record(name=LOGIN, actor=actor, payload={"client": client})
+
+
+def logout(*, actor: Actor, client: dict[str, str]) -> None:
+    audit_event_record(name=LOGOUT, actor=actor, payload={"client": client})
+
+
+def login_failed(*, actor: Actor, username: str, client: dict[str, str]) -> None:
+    audit_event_record(
+        name=LOGIN_FAILED, actor=actor, payload={"username": username, "client": client}
+    )
+
+
+def membership_changed(
+    *, name: str, actor: Actor, subject: dict[str, Any], action: str, items: list[str]
+) -> None:
+    """Groups of a user, or permissions of a user or a group, were added, removed or cleared."""
+    audit_event_record(
+        name=name, actor=actor, payload={"subject": subject, "action": action, "items": items}
+    )
+
+
+def user_flags_changed(*, actor: Actor, user_id: int, username: str, changes: dict) -> None:
+    audit_event_record(
+        name=USER_FLAGS_CHANGED,
+        actor=actor,
+        payload={"subject": {"user_id": user_id, "username": username}, "changes": changes},
+    )
+
+
+def viewed(*, actor: Actor, what: str, detail: dict[str, Any]) -> None:
+    """Someone read the audit log (GLI-19: read access must itself be recorded)."""
+    audit_event_record(name=VIEWED, actor=actor, payload={"what": what, **detail})
+
+
+def verification_recorded(*, actor: Actor, report: dict[str, Any]) -> None:
+    audit_event_record(
+        name=VERIFIED if report["ok"] else VERIFICATION_FAILED, actor=actor, payload=report
+    )
