@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "casino.api",
     "casino.demo",
+    "casino.console",
     "audit.apps.AuditConfig",
     "ledger.apps.LedgerConfig",
     "tables.apps.TablesConfig",
