@@ -100,3 +100,21 @@ def credentials(role, api_key, device_token):
 def test_every_operation_as_every_role(case, role, credentials, keep_test_connection):
     headers, cookies = credentials
     case.call_and_validate(headers=headers, cookies=cookies, checks=CHECKS)
+
+
+@pytest.mark.parametrize("role", [roles.FLOOR_SUPERVISOR])
+def test_fuzzer_credentials_reach_the_views(role, credentials, keep_test_connection, operator):
+    """The fuzzer's staff session and CSRF token pass: its POSTs reach the views, not a 403."""
+    from django.test import Client
+
+    headers, cookies = credentials
+    client = Client(enforce_csrf_checks=True)
+    for name, value in cookies.items():
+        client.cookies[name] = value
+    response = client.post(
+        "/api/v1/api-keys/",
+        {"operator_id": operator.pk, "label": "fuzz"},
+        content_type="application/json",
+        headers=headers,
+    )
+    assert response.status_code == 201, response.content
