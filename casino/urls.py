@@ -6,6 +6,8 @@ from casino.api.problems import problem_response
 
 api_v1 = [
     path("", include("casino.api.urls")),
+    path("", include("audit.urls")),
+    path("", include("ledger.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

@@ -4,7 +4,26 @@ from __future__ import annotations
 
 from audit.services import audit_event_record
 from casino.actors import Actor
-from ledger.models import Account, Correction, Transaction
+from ledger.models import Account, Correction, Operator, Player, Transaction
+
+
+def player_created(*, actor: Actor, player: Player) -> None:
+    audit_event_record(
+        name="ledger.player_created",
+        actor=actor,
+        operator_id=player.operator_id,
+        payload={"player_id": player.pk, "external_ref": player.external_ref},
+    )
+
+
+def operator_webhook_set(*, actor: Actor, operator: Operator) -> None:
+    """The URL changed and the signing secret was rotated (the secret itself is not logged)."""
+    audit_event_record(
+        name="ledger.operator_webhook_set",
+        actor=actor,
+        operator_id=operator.pk,
+        payload={"url": operator.webhook_url},
+    )
 
 
 def wallet_opened(*, actor: Actor, wallet: Account) -> None:

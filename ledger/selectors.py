@@ -43,10 +43,8 @@ def operator_event_list(*, operator_id: int | None) -> QuerySet[OperatorEvent]:
     return qs if operator_id is None else qs.filter(operator_id=operator_id)
 
 
-def account_balance(account: Account) -> int:
-    """Wallets: the eager balance. House-side accounts: derived from their legs."""
-    if account.kind == Account.Kind.WALLET:
-        return account.balance
+def legs_total(account: Account) -> int:
+    """The account's balance recomputed from its legs (a house-side account's only balance)."""
     return Leg.objects.filter(account=account).aggregate(total=Sum("amount"))["total"] or 0
 
 

@@ -1,8 +1,8 @@
 """Every movement of money, in one place.
 
-Each service runs inside the caller's database transaction when there is one (``atomic`` with
-``savepoint=False``): a refused movement raises before writing anything, and any later failure
-rolls back the caller's work with it, so nothing is ever half-written. Locks are taken in the
+Each service runs inside the caller's database transaction when there is one (else in its
+own): a refused movement raises a DomainError before writing anything, and any database error
+aborts the caller's transaction with it, so nothing is ever half-written. Locks are taken in the
 order documented in ``ledger/lock_objects.py``. Every posting has a unique ``reference``; a
 repeated call with the same reference returns the first transaction instead of moving money
 again.
@@ -11,9 +11,11 @@ again.
 from __future__ import annotations
 
 import re
+import secrets
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from django.db import connection, transaction
@@ -47,7 +49,11 @@ _REF = re.compile(r"^[\x21-\x7e]{1,64}$")
 
 
 def _money_atomic():
-    return transaction.atomic(savepoint=False)
+    """Join the caller's transaction as is (no savepoint round trips on the bet path), or
+    open one. Refusals raise before any write, so a caller may catch them and carry on."""
+    if connection.in_atomic_block:
+        return nullcontext()
+    return transaction.atomic()
 
 
 def amount_check(amount, *, field: str = "amount", allow_zero: bool = False) -> int:
@@ -110,7 +116,30 @@ def _existing(reference: str, *, kind: str, wallet_id: int, amount: int) -> Tran
     return txn
 
 
-# --- Wallets ------------------------------------------------------------------------------
+# --- Players, operators and wallets -------------------------------------------------------
+
+
+def player_create(*, actor: Actor, operator, external_ref: str, display_name: str = "") -> Player:
+    """A new player of ``operator``; Conflict when the operator already has this reference."""
+    with transaction.atomic():
+        if Player.objects.filter(operator=operator, external_ref=external_ref).exists():
+            raise Conflict(f"Player {external_ref!r} already exists for this operator.")
+        player = Player.objects.create(
+            operator=operator, external_ref=external_ref, display_name=display_name
+        )
+        events.player_created(actor=actor, player=player)
+    return player
+
+
+def operator_webhook_set(*, actor: Actor, operator, url: str):
+    """Point the operator's webhooks at ``url`` and rotate the signing secret."""
+    with transaction.atomic():
+        operator = type(operator).objects.select_for_update().get(pk=operator.pk)
+        operator.webhook_url = url
+        operator.webhook_secret = secrets.token_hex()
+        operator.save(update_fields=["webhook_url", "webhook_secret"])
+        events.operator_webhook_set(actor=actor, operator=operator)
+    return operator
 
 
 def wallet_open(*, actor: Actor, player: Player, currency: str) -> tuple[Account, bool]:

@@ -1,0 +1,35 @@
+from django.urls import path
+
+from ledger import views
+
+urlpatterns = [
+    path("players/", views.PlayerListCreateView.as_view(), name="player-list"),
+    path("players/<int:pk>/", views.PlayerDetailView.as_view(), name="player-detail"),
+    path("wallets/", views.WalletListCreateView.as_view(), name="wallet-list"),
+    path("wallets/<int:pk>/", views.WalletDetailView.as_view(), name="wallet-detail"),
+    path("wallets/<int:pk>/balance/", views.WalletBalanceView.as_view(), name="wallet-balance"),
+    path("wallets/<int:pk>/deposits/", views.DepositView.as_view(), name="wallet-deposit"),
+    path("wallets/<int:pk>/withdrawals/", views.WithdrawalView.as_view(), name="wallet-withdraw"),
+    path("transactions/", views.TransactionListView.as_view(), name="transaction-list"),
+    path(
+        "transactions/<int:pk>/", views.TransactionDetailView.as_view(), name="transaction-detail"
+    ),
+    path("house-accounts/", views.HouseAccountListView.as_view(), name="house-account-list"),
+    path("corrections/", views.CorrectionListCreateView.as_view(), name="correction-list"),
+    path("corrections/<int:pk>/", views.CorrectionDetailView.as_view(), name="correction-detail"),
+    path(
+        "corrections/<int:pk>/approve/",
+        views.CorrectionApproveView.as_view(),
+        name="correction-approve",
+    ),
+    path(
+        "corrections/<int:pk>/reject/",
+        views.CorrectionRejectView.as_view(),
+        name="correction-reject",
+    ),
+    path("table-accounting/", views.TableAccountingView.as_view(), name="table-accounting"),
+    path("operator-events/", views.OperatorEventFeedView.as_view(), name="operator-event-feed"),
+    path(
+        "operators/<int:pk>/webhook/", views.OperatorWebhookView.as_view(), name="operator-webhook"
+    ),
+]
