@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Attributes permission changes made in a request to its user (audit/context.py).
+    "audit.context.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "casino.api.middleware.DatabaseUnavailableMiddleware",
@@ -252,4 +254,10 @@ LEDGER_WEBHOOK_MAX_ATTEMPTS = env_int("LEDGER_WEBHOOK_MAX_ATTEMPTS", 12)
 CELERY_BEAT_SCHEDULE["ledger-operator-events-sweep"] = {
     "task": "ledger.operator_events_sweep",
     "schedule": 30.0,
+}
+
+# --- Tables: timers and settlement safety net (tables/services.py timers_sweep) -----------
+CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
+    "task": "tables.timers_sweep",
+    "schedule": env_int("TABLES_TIMERS_SWEEP_EVERY_S", 5),
 }

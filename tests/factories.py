@@ -67,3 +67,33 @@ class WalletFactory(factory.django.DjangoModelFactory):
     currency = "EUR"
     player = factory.SubFactory(PlayerFactory)
     operator = factory.SelfAttribute("player.operator")
+
+
+def live_table(preset: str, *, card_source: str = "card_reader", **fields):
+    """An open table playing ``preset`` (rule versions pinned), with a loaded reader shoe when
+    it is reader-fed."""
+    from casino.actors import Actor
+    from tables import services
+
+    actor = Actor.system("factories")
+    rule_set, payouts = services.preset_versions_ensure(actor=actor, preset=preset)
+    table = TableFactory(
+        rule_set=rule_set, payout_schedule=payouts, card_source=card_source, **fields
+    )
+    services.table_open(actor=actor, table_id=table.pk)
+    if card_source == "card_reader":
+        services.shoe_load(
+            actor=actor, table_id=table.pk, shuffle_method="shuffler", device_id="reader-1"
+        )
+    return table
+
+
+def funded_player(amount: int = 10_000, *, operator=None, currency: str = "EUR"):
+    """A player with a wallet holding ``amount`` minor units."""
+    from casino.actors import Actor
+    from ledger.services import wallet_deposit
+
+    player = PlayerFactory(**({"operator": operator} if operator is not None else {}))
+    wallet = WalletFactory(player=player, currency=currency)
+    wallet_deposit(actor=Actor.system("factories"), wallet=wallet, amount=amount)
+    return player

@@ -34,6 +34,8 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
     PIT_BOSS: [
         *_VIEW_ALL,
         "tables.change_table",
+        "tables.operate_table",
+        "tables.request_void",
         "api.add_devicetoken",
         "api.change_devicetoken",
         "ledger.add_correction",
@@ -41,6 +43,8 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
     FLOOR_SUPERVISOR: [
         *_VIEW_ALL,
         "tables.change_table",
+        "tables.operate_table",
+        "tables.approve_void",
         "ledger.add_operator",
         "ledger.change_operator",
         "ledger.add_correction",
@@ -50,7 +54,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "api.add_devicetoken",
         "api.change_devicetoken",
     ],
-    DEALER: ["tables.view_table"],
+    DEALER: ["tables.view_table", "tables.deal_round"],
     AUDITOR: list(_VIEW_ALL),
     OPERATOR_INTEGRATION: [
         "ledger.view_player",

@@ -1,0 +1,58 @@
+"""The tables app's domain errors, and the mapping of engine errors onto problem types."""
+
+from __future__ import annotations
+
+from casino.errors import Conflict, DomainError, PermissionDenied, Unprocessable, ValidationFailed
+from tables import engine
+
+
+class BettingClosed(Conflict):
+    """A bet arrived after betting closed (by the dealer or the betting timer)."""
+
+    code = "betting-closed"
+    title = "Betting is closed"
+
+    def __init__(self, detail: str, *, round_id: int, table_id: int, bet: dict):
+        super().__init__(detail)
+        self.round_id = round_id
+        self.table_id = table_id
+        self.bet = bet
+
+
+class RoundSuspended(Conflict):
+    code = "round-suspended"
+    title = "The round is suspended"
+
+
+class NotYourTurn(Conflict):
+    code = "not-your-turn"
+    title = "Not this player's turn"
+
+
+class WrongPhase(Conflict):
+    code = "wrong-phase"
+    title = "Not allowed in the current phase"
+
+
+class FourEyesRequired(PermissionDenied):
+    code = "four-eyes-required"
+    title = "A second person must approve"
+
+
+class RuleRefused(Unprocessable):
+    code = "rule-refused"
+    title = "The rules do not allow this"
+
+
+def engine_error(exc: engine.EngineError) -> DomainError:
+    """An engine refusal as the API's problem: out of turn 409, against the rules 422."""
+    detail = str(exc)
+    if isinstance(exc, engine.OutOfTurn):
+        return NotYourTurn(detail) if "turn" in detail else WrongPhase(detail)
+    if isinstance(exc, (engine.IllegalAction, engine.ImpossibleCard)):
+        return RuleRefused(detail)
+    if isinstance(exc, (engine.InvalidEvent, engine.RuleConflict)):
+        return ValidationFailed(detail)
+    if isinstance(exc, engine.ShoeExhausted):
+        return Conflict(detail)
+    return Unprocessable(detail)

@@ -1,0 +1,208 @@
+"""Reads of the tables app: tables, rounds, the engine state of a round, public round views.
+
+The engine state of a round is ``Round.state`` (a cache written with every event) or, when the
+cache is missing or stale, the fold of the round's ``RoundEvent`` rows: crash recovery, replay
+and the cache are the same fold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from casino.errors import NotFound
+from tables import engine as eng
+from tables.models import Round, RoundEvent, Table
+
+FACE_DOWN_UNTIL = ("dealer", "complete")
+
+
+def round_state_replay(rnd: Round) -> eng.RoundState:
+    """The round's state rebuilt from its persisted engine events (the source of truth)."""
+    payloads = (
+        RoundEvent.objects.filter(round=rnd, kind="engine")
+        .order_by("seq")
+        .values_list("payload", flat=True)
+    )
+    return eng.fold(
+        eng.RuleSet.from_json(rnd.rule_set.document),
+        eng.PayoutSchedule.from_json(rnd.payout_schedule.document),
+        [eng.event_from_json(p) for p in payloads],
+        eng.TableLimits(**rnd.limits),
+    )
+
+
+def round_state(rnd: Round) -> eng.RoundState:
+    """The round's current engine state: the cache when it is current, else the replay."""
+    cached = rnd.state
+    if cached and cached.get("events") == rnd.seq:
+        return eng.RoundState.from_json(cached)
+    return round_state_replay(rnd)
+
+
+def table_list(*, table_id: int | None = None) -> QuerySet[Table]:
+    """Tables visible to the caller (a dealer device sees its own table only)."""
+    qs = Table.objects.select_related("casino", "pit", "rule_set", "payout_schedule")
+    if table_id is not None:
+        qs = qs.filter(pk=table_id)
+    return qs.order_by("code")
+
+
+def table_get(*, pk: int, table_id: int | None = None) -> Table:
+    table = table_list(table_id=table_id).filter(pk=pk).first()
+    if table is None:
+        raise NotFound(f"Table {pk} does not exist.")
+    return table
+
+
+def round_get(*, pk: int, table_id: int | None = None) -> Round:
+    qs = Round.objects.select_related("table", "rule_set", "payout_schedule").filter(pk=pk)
+    if table_id is not None:
+        qs = qs.filter(table_id=table_id)
+    rnd = qs.first()
+    if rnd is None:
+        raise NotFound(f"Round {pk} does not exist.")
+    return rnd
+
+
+def round_current(*, table: Table) -> Round | None:
+    """The table's live round, else its latest one."""
+    return (
+        Round.objects.select_related("table", "rule_set", "payout_schedule")
+        .filter(table=table)
+        .order_by("-number")
+        .first()
+    )
+
+
+def round_events_after(*, table_id: int, after_id: int, limit: int = 100) -> list[RoundEvent]:
+    return list(
+        RoundEvent.objects.filter(table_id=table_id, id__gt=after_id).order_by("id")[:limit]
+    )
+
+
+def _dealer_hidden(state: eng.RoundState) -> bool:
+    return (
+        state.rules.dealer_cards_face_down
+        and state.phase not in FACE_DOWN_UNTIL
+        and not state.peeked_pontoon
+    )
+
+
+def _turn_json(state: eng.RoundState) -> dict[str, Any] | None:
+    turn = state.turn()
+    if turn is None:
+        return None
+    kind = turn[0]
+    if kind == "hand":
+        return {"kind": kind, "box": turn[1], "hand_index": turn[2], "bets": []}
+    if kind == "match":
+        return {"kind": kind, "box": turn[1], "hand_index": turn[2], "bets": list(turn[3])}
+    if kind == "dealer":
+        return {"kind": kind, "box": None, "hand_index": None, "bets": []}
+    return {"kind": kind, "box": None, "hand_index": None, "bets": list(turn[1])}
+
+
+def _target_json(target) -> dict[str, Any] | None:
+    if target is None:
+        return None
+    if target[0] == "dealer":
+        return {"kind": "dealer", "box": None, "hand_index": None}
+    return {"kind": "box", "box": target[1], "hand_index": target[2]}
+
+
+def caller_actions(state: eng.RoundState, *, player_id: int | None) -> list[dict[str, Any]]:
+    """The legal actions of ``player_id`` now: [{action, bet_id, amount_min, amount_max}]."""
+    if player_id is None:
+        return []
+    turn = state.turn()
+    if turn is None or turn[0] == "dealer":
+        return []
+    me = str(player_id)
+    out = []
+    if turn[0] == "hand":
+        box = state.boxes[turn[1]]
+        if box.controller != me:
+            return []
+        for action in state.legal_actions():
+            rng = state.amount_range(action)
+            out.append(_action(action, box.bet_ids[0], rng))
+        return out
+    for bet_id in turn[-1]:
+        if state.bets[bet_id].player_id != me:
+            continue
+        for action in state.legal_actions(bet_id):
+            out.append(_action(action, bet_id, state.amount_range(action, bet_id)))
+    return out
+
+
+def _action(action: str, bet_id: str, rng) -> dict[str, Any]:
+    return {
+        "action": action,
+        "bet_id": bet_id,
+        "amount_min": rng[0] if rng else None,
+        "amount_max": rng[1] if rng else None,
+    }
+
+
+def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str, Any]:
+    """What the table shows: cards (face-down dealer cards hidden), whose turn, timers, and the
+    caller's legal actions (``player_id``: the player the operator asks for)."""
+    state = round_state(rnd)
+    hidden = _dealer_hidden(state)
+    dealer_cards = [None if hidden else c.code for c in state.dealer]
+    dv = state.dealer_value()
+    boxes = []
+    for number, box in state.boxes.items():
+        hands = []
+        for index, h in enumerate(box.hands):
+            v = state.value(h)
+            hands.append(
+                {
+                    "index": index,
+                    "cards": [c.code for c in h.cards],
+                    "total": v.total,
+                    "soft": v.soft,
+                    "status": h.status,
+                    "doubles": h.doubles,
+                    "split": h.split,
+                    "stakes": {k: s[0] + s[1] for k, s in h.stakes.items()},
+                }
+            )
+        bets = [
+            {
+                "bet_id": k,
+                "player_id": int(state.bets[k].player_id),
+                "stake": state.bets[k].stake,
+                "behind": state.bets[k].behind,
+                "insurance": state.bets[k].insurance,
+                "withdrawn": state.bets[k].withdrawn,
+            }
+            for k in box.bet_ids
+        ]
+        boxes.append(
+            {"number": number, "controller": int(box.controller), "bets": bets, "hands": hands}
+        )
+    return {
+        "round_id": rnd.pk,
+        "table_id": rnd.table_id,
+        "number": rnd.number,
+        "phase": rnd.phase,
+        "engine_phase": state.phase,
+        "seq": rnd.seq,
+        "suspended_reason": rnd.suspended_reason,
+        "currency": rnd.currency,
+        "rule_set": f"{rnd.rule_set.name} v{rnd.rule_set.version}",
+        "payout_schedule": f"{rnd.payout_schedule.name} v{rnd.payout_schedule.version}",
+        "dealer": {
+            "cards": dealer_cards,
+            "total": None if hidden or not state.dealer else dv.total,
+        },
+        "boxes": boxes,
+        "turn": _turn_json(state),
+        "next_card": _target_json(state.next_card_target()),
+        "your_actions": caller_actions(state, player_id=player_id),
+        "betting_closes_at": rnd.betting_closes_at,
+        "decision_deadline": rnd.decision_deadline,
+    }

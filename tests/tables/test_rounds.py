@@ -1,0 +1,389 @@
+"""Rounds through the services: every preset reader-fed with stacked cards and settled through
+the ledger, bets behind, phases, late bets, timeouts, crash recovery, suspensions, void."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from audit.models import AuditEvent
+from casino.errors import Conflict
+from ledger.models import Transaction
+from tables import selectors, services
+from tables.errors import (
+    BettingClosed,
+    FourEyesRequired,
+    NotYourTurn,
+    RoundSuspended,
+    RuleRefused,
+    WrongPhase,
+)
+from tables.models import Decision, Round, RoundEvent, RuleSetVersion, Shoe
+from tests.factories import UserFactory, funded_player, live_table
+
+from .conftest import ACTOR, DEVICE, balance, bet, dealer, decide, drive, play_round
+
+pytestmark = pytest.mark.django_db
+
+
+def _settled(rnd):
+    assert rnd.phase == Round.Phase.SETTLING
+    assert services.round_settle(round_id=rnd.pk) == Round.Phase.SETTLED
+    return Round.objects.get(pk=rnd.pk)
+
+
+# --- every preset: stacked reader-fed rounds end in the rule book's payouts -----------------
+
+
+def test_crown_doubled_21_pays_1_to_1_on_whole_stake_bet_behind_matches_the_double():
+    table = live_table("crown")
+    a, b = funded_player(), funded_player()
+    rnd = play_round(
+        table,
+        [(a, 1, 1000), (b, 1, 600, True)],
+        ["5S", "9H", "5C", "AD", "KD"],  # 5 5, dealer 9; double card A = 21; dealer 19
+        [decide(a, "double", 1000), decide(b, "match")],
+    )
+    rnd = _settled(rnd)
+    assert (balance(a), balance(b)) == (10_000 - 2000 + 4000, 10_000 - 1200 + 2400)
+    assert Transaction.objects.filter(kind="settlement", round_id=rnd.pk).count() == 1
+
+
+def test_british_casino_pontoon_decided_at_once_2_to_1_and_equal_total_to_dealer():
+    table = live_table("british_casino")
+    a, b = funded_player(), funded_player()
+    rnd = play_round(
+        table,
+        [(a, 1, 1000), (b, 2, 1000)],
+        ["AS", "7C", "9H", "KC", "9D", "8S"],  # box1 Pontoon v dealer 9; box2 16 v 17
+        [decide(b, "stand")],
+    )
+    _settled(rnd)
+    assert (balance(a), balance(b)) == (10_000 + 2000, 10_000 - 1000)
+
+
+def test_online_8deck_five_card_trick_pays_2_to_1():
+    table = live_table("online_8deck")
+    a = funded_player()
+    rnd = play_round(
+        table,
+        [(a, 1, 1000)],
+        ["2S", "9H", "3C", "KD", "2D", "4D", "5D"],
+        [decide(a, "hit"), decide(a, "hit"), decide(a, "hit")],
+    )
+    _settled(rnd)
+    assert balance(a) == 10_000 + 2000
+
+
+def test_online_8deck_multihand_peeked_dealer_pontoon_takes_every_box():
+    table = live_table("online_8deck")
+    a = funded_player()
+    rnd = play_round(table, [(a, 1, 1000), (a, 2, 1000)], ["AS", "9S", "AH", "KS", "8S", "KH"])
+    _settled(rnd)
+    assert balance(a) == 10_000 - 2000
+
+
+def test_online_2deck_split_aces_make_pontoons_2_to_1():
+    table = live_table("online_2deck")
+    a = funded_player()
+    rnd = play_round(
+        table, [(a, 1, 1000)], ["AS", "9H", "AC", "9D", "KD", "QD"], [decide(a, "split")]
+    )
+    _settled(rnd)
+    assert balance(a) == 10_000 - 2000 + 6000
+
+
+def test_traditional_stake_after_first_card_banker_busts_pays_1_to_1():
+    table = live_table("traditional")
+    a = funded_player()
+    rnd = play_round(
+        table,
+        [(a, 1, 0)],  # joins the box; the stake comes after the first card
+        ["KS", "KH", "7C", "6D", "QC"],
+        [decide(a, "stake", 500), decide(a, "stand"), dealer("hit")],
+    )
+    _settled(rnd)
+    assert balance(a) == 10_000 + 500
+
+
+def test_bet_behind_matches_a_split_and_shares_both_hands():
+    table = live_table("british_casino")
+    a, b = funded_player(), funded_player()
+    rnd = play_round(
+        table,
+        [(a, 1, 1000), (b, 1, 600, True)],
+        ["8S", "9H", "8C", "3D", "KD", "9C", "7D", "KC"],
+        [
+            decide(a, "split"),
+            decide(b, "match"),
+            decide(a, "hit", box=1, hand_index=0),
+            decide(a, "stand", box=1, hand_index=1),
+        ],
+    )
+    # hand 0: 8 3 K = 21, hand 1: 8 9 = 17; dealer 9 7 K busts: every stake wins 1:1
+    _settled(rnd)
+    assert (balance(a), balance(b)) == (10_000 + 2000, 10_000 + 1200)
+    hands = selectors.round_state(Round.objects.get(pk=rnd.pk)).boxes[1].hands
+    assert [sorted(h.stakes.values()) for h in hands] == [[[600, 0, 0], [1000, 0, 0]]] * 2
+
+
+# --- phases ----------------------------------------------------------------------------------
+
+
+def test_round_phases_follow_the_engine_and_refuse_out_of_phase_moves():
+    table = live_table("british_casino")
+    a, b = funded_player(), funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    with pytest.raises(WrongPhase):
+        services.round_open(actor=DEVICE, table_id=table.pk)  # one live round per table
+    with pytest.raises(WrongPhase, match="No card"):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="AS")
+    bet(rnd, a, 1, 1000)
+    bet(rnd, b, 2, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    assert Round.objects.get(pk=rnd.pk).phase == "closed"
+    with pytest.raises(WrongPhase, match="not open"):
+        services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    with pytest.raises(BettingClosed):
+        bet(rnd, funded_player(), 3, 1000)
+    services.card_post(actor=DEVICE, round_id=rnd.pk, card="TS")
+    assert Round.objects.get(pk=rnd.pk).phase == "dealing"
+    for card in ["7C", "9H", "6C", "9D"]:
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    assert Round.objects.get(pk=rnd.pk).phase == "playing"
+    with pytest.raises(NotYourTurn):
+        decide(b, "stand")(rnd.pk)  # box 1 plays first
+    with pytest.raises(RuleRefused):
+        decide(a, "split")(rnd.pk)  # T 6 can't split (422)
+    assert services.round_settle(round_id=rnd.pk) == "playing"  # not settled before the dealer
+    rnd = drive(rnd, ["8S"], [decide(a, "stand"), decide(b, "stand")])
+    phases = list(
+        RoundEvent.objects.filter(round=rnd, type="phase").values_list("public__to", flat=True)
+    )
+    assert phases == ["closed", "dealing", "playing", "dealer", "settling"]
+    _settled(rnd)
+    with pytest.raises(WrongPhase):
+        services.void_request(actor=ACTOR, user=UserFactory(), round_id=rnd.pk, reason="late")
+
+
+def test_table_lifecycle_closed_open_paused_closed():
+    table = live_table("crown")
+    with pytest.raises(WrongPhase):
+        services.table_open(actor=ACTOR, table_id=table.pk)
+    services.table_pause(actor=ACTOR, table_id=table.pk)
+    with pytest.raises(WrongPhase, match="paused"):
+        services.round_open(actor=ACTOR, table_id=table.pk)
+    services.table_resume(actor=ACTOR, table_id=table.pk)
+    rnd = services.round_open(actor=ACTOR, table_id=table.pk)
+    with pytest.raises(WrongPhase, match="in play"):
+        services.table_close(actor=ACTOR, table_id=table.pk)
+    services.round_close_betting(actor=ACTOR, round_id=rnd.pk)  # no bets: straight to settling
+    assert services.round_settle(round_id=rnd.pk) == "settled"
+    services.table_close(actor=ACTOR, table_id=table.pk)
+    with pytest.raises(WrongPhase):
+        services.table_pause(actor=ACTOR, table_id=table.pk)
+    assert list(table.changes.values_list("kind", flat=True)).count("status") == 4
+
+
+def test_limits_and_dealer_changes_are_logged_and_apply_from_the_next_round():
+    table = live_table("crown")
+    rnd = services.round_open(actor=ACTOR, table_id=table.pk)
+    services.table_limits_set(actor=ACTOR, table_id=table.pk, min_bet=500, max_bet=2000)
+    dealer_user = UserFactory()
+    services.table_dealer_assign(actor=ACTOR, table_id=table.pk, dealer=dealer_user)
+    bet(rnd, funded_player(), 1, 100)  # the round keeps the limits it opened with
+    services.round_close_betting(actor=ACTOR, round_id=rnd.pk)
+    services.void_request(actor=ACTOR, user=UserFactory(), round_id=rnd.pk, reason="test")
+    services.void_approve(actor=ACTOR, user=UserFactory(), round_id=rnd.pk)
+    nxt = services.round_open(actor=ACTOR, table_id=table.pk)
+    assert nxt.limits["min_bet"] == 500 and nxt.dealer_id == dealer_user.pk
+    with pytest.raises(RuleRefused, match="outside the table limits"):
+        bet(nxt, funded_player(), 1, 100)
+    kinds = set(table.changes.values_list("kind", flat=True))
+    assert {"limits", "dealer"} <= kinds
+    assert AuditEvent.objects.filter(name="tables.table_changed", table_id=table.pk).count() >= 3
+
+
+def test_rule_versions_are_immutable_in_the_database():
+    version = RuleSetVersion.objects.create(name="x", version=1, document={"name": "x"})
+    version.document = {"name": "y"}
+    with pytest.raises(IntegrityError), transaction.atomic():
+        version.save()
+    table = live_table("crown")
+    services.round_open(actor=ACTOR, table_id=table.pk)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        RuleSetVersion.objects.filter(pk=table.rule_set_id).delete()
+    new = services.rule_set_version_create(
+        actor=ACTOR, name="crown", document={**table.rule_set.document, "decks": 6}
+    )
+    assert new.version == table.rule_set.version + 1
+
+
+# --- timers ----------------------------------------------------------------------------------
+
+
+def test_late_bet_refused_with_409_and_audited():
+    table = live_table("crown")
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    Round.objects.filter(pk=rnd.pk).update(betting_closes_at=timezone.now() - timedelta(seconds=1))
+    player = funded_player()
+    with pytest.raises(BettingClosed, match="betting time ended") as refused:
+        bet(rnd, player, 1, 1000)
+    assert balance(player) == 10_000
+    # inside a caller's transaction (here: the test's) the caller records the refusal after
+    # rolling back, as the API view does (tests/tables/test_api.py covers that path)
+    services.late_bet_record(actor=ACTOR, refusal=refused.value)
+    refused = AuditEvent.objects.get(name="tables.late_bet_refused", round_id=rnd.pk)
+    assert refused.payload["bet"]["stake"] == 1000
+    assert services.round_betting_close_due(round_id=rnd.pk) is True
+    assert Round.objects.get(pk=rnd.pk).phase == "settling"  # no bets
+
+
+def _expire_window(rnd):
+    Round.objects.filter(pk=rnd.pk).update(decision_deadline=timezone.now() - timedelta(seconds=1))
+    return Round.objects.get(pk=rnd.pk).decision_token
+
+
+def test_timeout_default_applied_exactly_once_late_twice_or_after_the_player_acted():
+    table = live_table("british_casino")
+    a = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, a, 1, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    drive_to_turn = ["TS", "9H", "2C"]  # box 1: T 2 = 12 (may stand, no minimum)
+    for card in drive_to_turn:
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    token = Round.objects.get(pk=rnd.pk).decision_token
+    assert services.round_timeout_apply(round_id=rnd.pk, token=token) is False  # not yet due
+    decide(a, "hit")(rnd.pk)
+    services.card_post(actor=DEVICE, round_id=rnd.pk, card="3C")  # 15
+    _expire_window(rnd)
+    assert services.round_timeout_apply(round_id=rnd.pk, token=token) is False  # stale window
+    token = _expire_window(rnd)
+    assert services.round_timeout_apply(round_id=rnd.pk, token=token) is True  # stands
+    assert services.round_timeout_apply(round_id=rnd.pk, token=token) is False  # fired twice
+    timeouts = Decision.objects.filter(round=rnd, source="timeout")
+    assert [(d.action, d.box) for d in timeouts] == [("timeout_default", None)]
+    rnd = drive(rnd, ["8D"])
+    assert selectors.round_state(rnd).hand(1, 0).status == "stood"
+
+
+def test_traditional_box_that_does_not_stake_withdraws_on_timeout():
+    table = live_table("traditional")
+    a = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, a, 1, 0)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    for card in ["5S", "7H"]:
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    token = _expire_window(rnd)
+    assert services.round_timeout_apply(round_id=rnd.pk, token=token)
+    assert Round.objects.get(pk=rnd.pk).phase == "settling"
+    _settled(Round.objects.get(pk=rnd.pk))
+    assert balance(a) == 10_000
+
+
+# --- crash recovery, suspension, server shoe ------------------------------------------------
+
+
+def test_crash_mid_round_resumes_from_the_persisted_events():
+    table = live_table("crown")
+    a = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, a, 1, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    for card in ["5S", "9H", "5C"]:
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    rnd = Round.objects.get(pk=rnd.pk)
+    assert selectors.round_state_replay(rnd).to_json() == rnd.state  # cache == fold(events)
+    # a crash inside a transaction leaves no trace: neither the event nor the cache moves
+    with pytest.raises(RuntimeError), transaction.atomic():
+        decide(a, "hit")(rnd.pk)
+        raise RuntimeError("process killed")
+    assert Round.objects.get(pk=rnd.pk).seq == rnd.seq
+    # a lost cache (a new process, a cold start) is rebuilt from the events and play goes on
+    Round.objects.filter(pk=rnd.pk).update(state={})
+    rnd = drive(rnd, ["AD", "KD"], [decide(a, "double", 1000)])
+    _settled(rnd)
+    assert balance(a) == 10_000 + 2000
+
+
+def test_impossible_card_or_count_mismatch_suspends_until_the_pit_resumes():
+    table = live_table("crown")
+    a = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, a, 1, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    with pytest.raises(RoundSuspended, match="no tens"):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="TH")  # spanish shoe
+    with pytest.raises(RoundSuspended, match="suspended"):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="5S")
+    services.round_resume(actor=ACTOR, round_id=rnd.pk, note="rescanned")
+    result = services.card_post(actor=DEVICE, round_id=rnd.pk, card="5S", shoe_position=1)
+    assert result.target == {"kind": "box", "box": 1, "hand_index": 0}
+    with pytest.raises(RoundSuspended, match="count mismatch"):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="9H", shoe_position=5)
+    assert AuditEvent.objects.filter(name="tables.round_suspended", round_id=rnd.pk).count() == 2
+    services.round_resume(actor=ACTOR, round_id=rnd.pk)
+    rnd = drive(rnd, ["9H", "5C", "AD", "KD"], [decide(a, "double", 1000)])
+    _settled(rnd)
+
+
+def test_server_shoe_commits_before_the_first_card_and_reveals_at_retirement():
+    table = live_table("online_2deck", card_source="server_shoe")
+    a = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    shoe = Shoe.objects.get(pk=rnd.shoe_id)
+    commitment = shoe.shuffles.get().commitment
+    assert len(commitment) == 64 and shoe.cards_dealt == 0
+    bet(rnd, a, 1, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)  # the server deals at once
+    rnd = Round.objects.get(pk=rnd.pk)
+    while rnd.phase in Round.LIVE:
+        state = selectors.round_state(rnd)
+        if state.turn() == ("hand", 1, 0):
+            action = "stand" if "stand" in state.legal_actions() else "hit"
+            decide(a, action)(rnd.pk)
+        rnd = Round.objects.get(pk=rnd.pk)
+    with pytest.raises(WrongPhase):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="AS")
+    _settled(rnd)
+    shoe.refresh_from_db()
+    assert shoe.retired_at is not None and shoe.verified is True  # fresh shoe every round
+    retired = AuditEvent.objects.get(name="tables.shoe_retired", table_id=table.pk)
+    assert retired.payload["reveal"][0]["commitment"] == commitment
+    dealt = [e.payload["card"] for e in RoundEvent.objects.filter(round=rnd, type="card_dealt")]
+    assert retired.payload["reveal"][0]["order"][: len(dealt)] == dealt
+
+
+# --- void ------------------------------------------------------------------------------------
+
+
+def test_void_needs_two_people_decided_outcomes_stand_undecided_stakes_return():
+    table = live_table("british_casino")
+    a, b, c = funded_player(), funded_player(), funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, a, 1, 1000)
+    bet(rnd, b, 2, 1000)
+    bet(rnd, c, 3, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    # box1 Pontoon decided at once (dealer 9), box2 busts, box3 pending
+    rnd = Round.objects.get(pk=rnd.pk)
+    for card in ["AS", "KS", "5S", "9H", "KC", "QS", "5C"]:
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    decide(b, "hit")(rnd.pk)
+    services.card_post(actor=DEVICE, round_id=rnd.pk, card="KH")
+    pit_boss, supervisor = UserFactory(), UserFactory()
+    services.void_request(actor=ACTOR, user=pit_boss, round_id=rnd.pk, reason="card misdealt")
+    with pytest.raises(FourEyesRequired):
+        services.void_approve(actor=ACTOR, user=pit_boss, round_id=rnd.pk)
+    assert Round.objects.get(pk=rnd.pk).phase == "playing"  # one person is not enough
+    with pytest.raises(Conflict):
+        services.void_request(actor=ACTOR, user=pit_boss, round_id=rnd.pk, reason="again")
+    rnd = services.void_approve(actor=ACTOR, user=supervisor, round_id=rnd.pk)
+    assert rnd.phase == "voided"
+    assert (balance(a), balance(b), balance(c)) == (10_000 + 2000, 10_000 - 1000, 10_000)
+    with pytest.raises(WrongPhase):
+        services.void_approve(actor=ACTOR, user=supervisor, round_id=rnd.pk)
+    assert AuditEvent.objects.filter(name="tables.round_voided", round_id=rnd.pk).exists()
