@@ -261,3 +261,6 @@ CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
     "task": "tables.timers_sweep",
     "schedule": env_int("TABLES_TIMERS_SWEEP_EVERY_S", 5),
 }
+# Server-Sent Events of a table (tables/views.py): seconds a stream stays open before the
+# client reconnects with Last-Event-ID; short under test so the API fuzzer never waits.
+TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "test" else 20)

@@ -6,6 +6,7 @@ from casino.api.problems import problem_response
 
 api_v1 = [
     path("", include("casino.api.urls")),
+    path("", include("tables.urls")),
     path("", include("audit.urls")),
     path("", include("ledger.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -66,8 +66,10 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "ledger.view_accounting",
         "ledger.view_operatorevent",
         "tables.view_table",
+        "tables.place_bet",
+        "tables.play_round",
     ],
-    DEALER_DEVICE: ["tables.view_table"],
+    DEALER_DEVICE: ["tables.view_table", "tables.deal_round"],
 }
 
 _CACHE_KEY = "role-perms:{}"

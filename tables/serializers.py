@@ -1,0 +1,186 @@
+"""Output shapes of the tables API (inputs live in their views, as nested InputSerializers)."""
+
+from rest_framework import serializers
+
+MAX_AMOUNT = 10**15
+
+
+class TableOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    code = serializers.CharField()
+    name = serializers.CharField()
+    casino = serializers.CharField()
+    pit = serializers.CharField(allow_null=True)
+    status = serializers.ChoiceField(choices=["closed", "open", "paused"])
+    rule_set_id = serializers.IntegerField(allow_null=True)
+    rule_set = serializers.CharField(allow_null=True)
+    payout_schedule_id = serializers.IntegerField(allow_null=True)
+    payout_schedule = serializers.CharField(allow_null=True)
+    currency = serializers.CharField()
+    min_bet = serializers.IntegerField()
+    max_bet = serializers.IntegerField()
+    box_max = serializers.IntegerField(allow_null=True)
+    min_unit = serializers.IntegerField()
+    decision_seconds = serializers.IntegerField()
+    betting_seconds = serializers.IntegerField()
+    card_source = serializers.ChoiceField(choices=["server_shoe", "card_reader"])
+    dealer_id = serializers.IntegerField(allow_null=True)
+    rounds_played = serializers.IntegerField()
+    current_round_id = serializers.IntegerField(allow_null=True)
+
+
+def table_data(table, *, current_round_id: int | None = None) -> dict:
+    data = {f: getattr(table, f, None) for f in TableOutputSerializer._declared_fields}
+    data.update(
+        casino=table.casino.code,
+        pit=table.pit.code if table.pit else None,
+        rule_set=str(table.rule_set) if table.rule_set else None,
+        payout_schedule=str(table.payout_schedule) if table.payout_schedule else None,
+        current_round_id=current_round_id,
+    )
+    return data
+
+
+class CardTargetSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="box | dealer")
+    box = serializers.IntegerField(allow_null=True)
+    hand_index = serializers.IntegerField(allow_null=True)
+
+
+class TurnSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="hand | match | insurance | staking | dealer")
+    box = serializers.IntegerField(allow_null=True)
+    hand_index = serializers.IntegerField(allow_null=True)
+    bets = serializers.ListField(child=serializers.CharField())
+
+
+class LegalActionSerializer(serializers.Serializer):
+    action = serializers.CharField()
+    bet_id = serializers.CharField()
+    amount_min = serializers.IntegerField(allow_null=True)
+    amount_max = serializers.IntegerField(allow_null=True)
+
+
+class HandStateSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    cards = serializers.ListField(child=serializers.CharField())
+    total = serializers.IntegerField()
+    soft = serializers.BooleanField()
+    status = serializers.CharField()
+    doubles = serializers.IntegerField()
+    split = serializers.BooleanField()
+    stakes = serializers.DictField(child=serializers.IntegerField())
+
+
+class BetStateSerializer(serializers.Serializer):
+    bet_id = serializers.CharField()
+    player_id = serializers.IntegerField()
+    stake = serializers.IntegerField()
+    behind = serializers.BooleanField()
+    insurance = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+
+
+class BoxStateSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    controller = serializers.IntegerField()
+    bets = BetStateSerializer(many=True)
+    hands = HandStateSerializer(many=True)
+
+
+class DealerStateSerializer(serializers.Serializer):
+    cards = serializers.ListField(
+        child=serializers.CharField(allow_null=True), help_text="null: a face-down card"
+    )
+    total = serializers.IntegerField(allow_null=True)
+
+
+class RoundStateSerializer(serializers.Serializer):
+    """The public state of a round: what the table shows, whose turn, the caller's actions."""
+
+    round_id = serializers.IntegerField()
+    table_id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    phase = serializers.ChoiceField(
+        choices=["open", "closed", "dealing", "playing", "dealer", "settling", "settled", "voided"]
+    )
+    engine_phase = serializers.CharField()
+    seq = serializers.IntegerField()
+    suspended_reason = serializers.CharField(allow_blank=True)
+    currency = serializers.CharField()
+    rule_set = serializers.CharField()
+    payout_schedule = serializers.CharField()
+    dealer = DealerStateSerializer()
+    boxes = BoxStateSerializer(many=True)
+    turn = TurnSerializer(allow_null=True)
+    next_card = CardTargetSerializer(allow_null=True)
+    your_actions = LegalActionSerializer(many=True)
+    betting_closes_at = serializers.DateTimeField(allow_null=True)
+    decision_deadline = serializers.DateTimeField(allow_null=True)
+
+
+class RoundSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table_id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    phase = serializers.CharField()
+    seq = serializers.IntegerField()
+    suspended_reason = serializers.CharField(allow_blank=True)
+    betting_closes_at = serializers.DateTimeField(allow_null=True)
+    decision_deadline = serializers.DateTimeField(allow_null=True)
+
+
+class BetOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    bet_id = serializers.CharField(source="ref")
+    round_id = serializers.IntegerField()
+    box = serializers.IntegerField()
+    behind = serializers.BooleanField()
+    player_id = serializers.IntegerField()
+    wallet_id = serializers.IntegerField()
+    stake = serializers.IntegerField()
+    staked_total = serializers.IntegerField()
+
+
+class PlayedSerializer(serializers.Serializer):
+    round_id = serializers.IntegerField(source="round.pk")
+    seq = serializers.IntegerField()
+    event = serializers.DictField()
+    phase = serializers.CharField(source="round.phase")
+
+
+class CardPostedSerializer(serializers.Serializer):
+    round_id = serializers.IntegerField(source="round.pk")
+    card = serializers.CharField()
+    target = CardTargetSerializer()
+    phase = serializers.CharField(source="round.phase")
+    seq = serializers.IntegerField(source="round.seq")
+
+
+class ShoeOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table_id = serializers.IntegerField()
+    source = serializers.CharField()
+    deck_kind = serializers.CharField()
+    decks = serializers.IntegerField()
+    shuffle_method = serializers.CharField()
+    device_id = serializers.CharField(allow_blank=True)
+    cards_dealt = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+class DealerAssignmentOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table_id = serializers.IntegerField()
+    dealer_id = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    assigned_by = serializers.CharField()
+
+
+class VoidRequestOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round_id = serializers.IntegerField()
+    reason = serializers.CharField()
+    status = serializers.CharField()
+    requested_by_id = serializers.IntegerField()
+    requested_at = serializers.DateTimeField()

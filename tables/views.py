@@ -1,0 +1,538 @@
+"""The tables API: thin views (validate -> one service -> serialize).
+
+Roles (``casino/api/roles.py``): everyone with ``tables.view_table`` reads; operators' API keys
+place bets and make players' decisions (``place_bet`` / ``play_round``) for their own players
+only; dealer devices (and dealers) run rounds on their own table (``deal_round``); the pit
+operates tables (``operate_table``); a pit boss requests a void (``request_void``) and a floor
+supervisor approves it (``approve_void``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.actors import Actor
+from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
+from casino.api.inputs import staff_user, validated
+from casino.api.permissions import request_scope
+from casino.errors import NotFound, PermissionDenied, ValidationFailed
+from ledger.models import Player
+from tables import selectors, services
+from tables.errors import BettingClosed
+from tables.models import PayoutScheduleVersion, RuleSetVersion
+from tables.serializers import (
+    MAX_AMOUNT,
+    BetOutputSerializer,
+    CardPostedSerializer,
+    DealerAssignmentOutputSerializer,
+    PlayedSerializer,
+    RoundStateSerializer,
+    RoundSummarySerializer,
+    ShoeOutputSerializer,
+    TableOutputSerializer,
+    VoidRequestOutputSerializer,
+    table_data,
+)
+
+VIEW = "tables.view_table"
+OPERATE = "tables.operate_table"
+DEAL = "tables.deal_round"
+MAX_ID = 2**63 - 1
+
+PLAYER_PARAMETER = OpenApiParameter(
+    name="player_id",
+    type=OpenApiTypes.INT,
+    location=OpenApiParameter.QUERY,
+    required=False,
+    description="Show this player's legal actions (an operator sees only its own players).",
+)
+
+
+class _PlayerQuery(serializers.Serializer):
+    player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+
+
+def _player(request, player_id: int | None) -> Player | None:
+    """The player an operator acts for: only the operator's own players exist for it."""
+    if player_id is None:
+        return None
+    qs = Player.objects.filter(pk=player_id)
+    operator_id = request_scope(request).operator_id
+    if operator_id is not None:
+        qs = qs.filter(operator_id=operator_id)
+    player = qs.first()
+    if player is None:
+        raise NotFound(f"Player {player_id} does not exist.")
+    return player
+
+
+def _query_player(request) -> Player | None:
+    data = _PlayerQuery(data=request.query_params)
+    data.is_valid(raise_exception=True)
+    return _player(request, data.validated_data.get("player_id"))
+
+
+def _actor(request) -> Actor:
+    return Actor.from_request(request)
+
+
+def _table_scope(request) -> int | None:
+    return request_scope(request).table_id
+
+
+def _staff(request):
+    user = staff_user(request)
+    if user is None:
+        raise PermissionDenied("Only a staff member can do this.")
+    return user
+
+
+# --- tables --------------------------------------------------------------------------------
+
+
+class TableListView(generics.GenericAPIView):
+    """Tables (a dealer device sees its own table only)."""
+
+    required_permissions = {"GET": VIEW}
+    serializer_class = TableOutputSerializer
+
+    def get_queryset(self):
+        return selectors.table_list(table_id=_table_scope(self.request)).order_by("pk")
+
+    @extend_schema(responses=TableOutputSerializer(many=True))
+    def get(self, request):
+        page = self.paginate_queryset(self.get_queryset())
+        data = [table_data(t) for t in page]
+        return self.get_paginated_response(TableOutputSerializer(data, many=True).data)
+
+
+class TableDetailView(APIView):
+    """A table: status, limits, rules, dealer and its current round."""
+
+    required_permissions = {"GET": VIEW}
+
+    @extend_schema(responses=TableOutputSerializer)
+    def get(self, request, pk: int):
+        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        rnd = selectors.round_current(table=table)
+        data = table_data(table, current_round_id=rnd.pk if rnd else None)
+        return Response(TableOutputSerializer(data).data)
+
+
+class TableCurrentRoundView(APIView):
+    """The table's current round as the table shows it; ``player_id`` adds that player's
+    legal actions."""
+
+    required_permissions = {"GET": VIEW}
+
+    @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundStateSerializer)
+    def get(self, request, pk: int):
+        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        player = _query_player(request)
+        rnd = selectors.round_current(table=table)
+        if rnd is None:
+            raise NotFound(f"Table {table.pk} has played no round yet.")
+        data = selectors.round_public_state(rnd, player_id=player.pk if player else None)
+        return Response(RoundStateSerializer(data).data)
+
+
+def _status_view(name: str, doc: str):
+    service = getattr(services, f"table_{name}")
+
+    class TableStatusView(APIView):
+        required_permissions = {"POST": OPERATE}
+
+        @extend_schema(request=None, responses=TableOutputSerializer, summary=doc)
+        def post(self, request, pk: int):
+            table = selectors.table_get(pk=pk)
+            table = service(actor=_actor(request), table_id=table.pk)
+            return Response(TableOutputSerializer(table_data(table)).data)
+
+    TableStatusView.__name__ = TableStatusView.__qualname__ = f"Table{name.title()}View"
+    return TableStatusView
+
+
+TableOpenView = _status_view("open", "Open a closed table (closed -> open).")
+TablePauseView = _status_view("pause", "Pause an open table (no new rounds).")
+TableResumeView = _status_view("resume", "Resume a paused table.")
+TableCloseView = _status_view("close", "Close a table (no round may be in play).")
+
+
+class TableLimitsView(APIView):
+    """New limits and timers; logged, effective from the next round."""
+
+    required_permissions = {"POST": OPERATE}
+
+    class InputSerializer(serializers.Serializer):
+        min_bet = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
+        max_bet = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
+        box_max = serializers.IntegerField(
+            min_value=1, max_value=MAX_AMOUNT, required=False, allow_null=True
+        )
+        min_unit = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
+        decision_seconds = serializers.IntegerField(min_value=1, max_value=3600, required=False)
+        betting_seconds = serializers.IntegerField(min_value=1, max_value=3600, required=False)
+
+    @extend_schema(request=InputSerializer, responses=TableOutputSerializer)
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        table = selectors.table_get(pk=pk)
+        table = services.table_limits_set(actor=_actor(request), table_id=table.pk, **data)
+        return Response(TableOutputSerializer(table_data(table)).data)
+
+
+class TableRulesView(APIView):
+    """Activate a rule-set and payout-schedule version pair from the next round; the answer
+    shows the pair's theoretical RTP."""
+
+    required_permissions = {"POST": OPERATE}
+
+    class InputSerializer(serializers.Serializer):
+        rule_set_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        payout_schedule_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+
+    class OutputSerializer(serializers.Serializer):
+        table = TableOutputSerializer()
+        theoretical_rtp = serializers.DecimalField(max_digits=9, decimal_places=6, allow_null=True)
+        rtp_method = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        table = selectors.table_get(pk=pk)
+        rule_set = RuleSetVersion.objects.filter(pk=data["rule_set_id"]).first()
+        payouts = PayoutScheduleVersion.objects.filter(pk=data["payout_schedule_id"]).first()
+        if rule_set is None or payouts is None:
+            raise NotFound("No such rule set or payout schedule version.")
+        table, figure = services.table_rules_set(
+            actor=_actor(request), table_id=table.pk, rule_set=rule_set, payout_schedule=payouts
+        )
+        body = {
+            "table": table_data(table),
+            "theoretical_rtp": figure.rtp,
+            "rtp_method": figure.method,
+        }
+        return Response(self.OutputSerializer(body).data)
+
+
+class TableDealerView(APIView):
+    """Assign the dealer (the rotation log keeps every assignment)."""
+
+    required_permissions = {"POST": OPERATE}
+
+    class InputSerializer(serializers.Serializer):
+        dealer_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+
+    @extend_schema(request=InputSerializer, responses=DealerAssignmentOutputSerializer)
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        table = selectors.table_get(pk=pk)
+        dealer = get_user_model().objects.filter(pk=data["dealer_id"], is_active=True).first()
+        if dealer is None:
+            raise ValidationFailed(
+                f"No active staff user {data['dealer_id']}.", errors={"dealer_id": ["unknown"]}
+            )
+        assignment = services.table_dealer_assign(
+            actor=_actor(request), table_id=table.pk, dealer=dealer
+        )
+        return Response(DealerAssignmentOutputSerializer(assignment).data)
+
+
+class TableRoundsView(APIView):
+    """The dealer opens a round for bets (its betting timer starts)."""
+
+    required_permissions = {"POST": DEAL}
+
+    @extend_schema(request=None, responses={201: RoundSummarySerializer})
+    def post(self, request, pk: int):
+        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        rnd = services.round_open(actor=_actor(request), table_id=table.pk)
+        return Response(RoundSummarySerializer(rnd).data, status=status.HTTP_201_CREATED)
+
+
+class TableShoesView(APIView):
+    """A reader-fed table loads a new shoe with its shuffle record (before its first card)."""
+
+    required_permissions = {"POST": DEAL}
+
+    class InputSerializer(serializers.Serializer):
+        shuffle_method = serializers.CharField(max_length=60)
+        device_id = serializers.CharField(max_length=64, required=False, default="")
+        commitment = serializers.RegexField(r"^[0-9a-f]{64}$", required=False, default="")
+
+    @extend_schema(request=InputSerializer, responses={201: ShoeOutputSerializer})
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        shoe = services.shoe_load(actor=_actor(request), table_id=table.pk, **data)
+        return Response(ShoeOutputSerializer(shoe).data, status=status.HTTP_201_CREATED)
+
+
+class EventStreamRenderer(BaseRenderer):
+    media_type = "text/event-stream"
+    format = "event-stream"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return json.dumps(data).encode()  # only problem bodies reach a renderer
+
+
+class TableEventsView(APIView):
+    """Server-Sent Events: the table's round events as they happen (bets, cards shown, turns,
+    phases). Resume with the ``Last-Event-ID`` header (or ``last_event_id``); the stream ends
+    after ``wait`` seconds and the client reconnects."""
+
+    required_permissions = {"GET": VIEW}
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+
+    class QuerySerializer(serializers.Serializer):
+        last_event_id = serializers.IntegerField(min_value=0, max_value=MAX_ID, required=False)
+        wait = serializers.IntegerField(min_value=0, max_value=60, required=False)
+
+    @extend_schema(
+        parameters=[QuerySerializer],
+        responses={(200, "text/event-stream"): OpenApiTypes.STR},
+    )
+    def get(self, request, pk: int):
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        header = request.headers.get("Last-Event-ID", "")
+        after = query.validated_data.get("last_event_id")
+        if after is None:
+            after = int(header) if header.isdigit() and len(header) < 19 else 0
+        wait = query.validated_data.get("wait", settings.TABLES_STREAM_SECONDS)
+        response = StreamingHttpResponse(
+            _event_stream(table.pk, after, wait), content_type="text/event-stream"
+        )
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"
+        return response
+
+
+STREAM_MAX_EVENTS = 1000
+STREAM_POLL_SECONDS = 0.5
+
+
+def _event_stream(table_id: int, after: int, wait: int):
+    """Poll the table's RoundEvent rows by id; bounded in time and in events."""
+    deadline = time.monotonic() + wait
+    sent = 0
+    yield "retry: 2000\n\n"
+    while sent < STREAM_MAX_EVENTS:
+        rows = selectors.round_events_after(table_id=table_id, after_id=after)
+        for row in rows:
+            after = row.pk
+            sent += 1
+            body = {"round_id": row.round_id, "seq": row.seq, **row.public}
+            yield f"id: {row.pk}\nevent: {row.type}\ndata: {json.dumps(body)}\n\n"
+        if time.monotonic() >= deadline:
+            break
+        if not rows:
+            time.sleep(STREAM_POLL_SECONDS)
+
+
+# --- rounds --------------------------------------------------------------------------------
+
+
+class RoundDetailView(APIView):
+    required_permissions = {"GET": VIEW}
+
+    @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundStateSerializer)
+    def get(self, request, pk: int):
+        rnd = selectors.round_get(pk=pk, table_id=_table_scope(request))
+        player = _query_player(request)
+        data = selectors.round_public_state(rnd, player_id=player.pk if player else None)
+        return Response(RoundStateSerializer(data).data)
+
+
+class RoundCloseBettingView(APIView):
+    """The dealer closes betting; on a server-shoe table the server deals at once."""
+
+    required_permissions = {"POST": DEAL}
+
+    @extend_schema(request=None, responses=RoundSummarySerializer)
+    def post(self, request, pk: int):
+        rnd = services.round_close_betting(
+            actor=_actor(request), round_id=pk, table_id=_table_scope(request)
+        )
+        return Response(RoundSummarySerializer(rnd).data)
+
+
+class RoundBetsView(APIView):
+    """Place a bet for one of the operator's players (debits the wallet). Late bets get 409
+    ``betting-closed`` and are logged."""
+
+    required_permissions = {"POST": "tables.place_bet"}
+
+    class InputSerializer(serializers.Serializer):
+        player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        box = serializers.IntegerField(min_value=1, max_value=100)
+        stake = serializers.IntegerField(min_value=0, max_value=MAX_AMOUNT)
+        behind = serializers.BooleanField(required=False, default=False)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: BetOutputSerializer},
+        parameters=[IDEMPOTENCY_PARAMETER],
+    )
+    def post(self, request, pk: int):
+        actor = _actor(request)
+
+        def work() -> Response:
+            data = validated(self.InputSerializer, request)
+            player = _player(request, data.pop("player_id"))
+            bet = services.bet_place(
+                actor=actor,
+                round_id=selectors.round_get(pk=pk).pk,
+                player=player,
+                operator_id=request_scope(request).operator_id,
+                **data,
+            )
+            return Response(BetOutputSerializer(bet).data, status=status.HTTP_201_CREATED)
+
+        try:
+            return idempotent(request, work=work)
+        except BettingClosed as refusal:
+            services.late_bet_record(actor=actor, refusal=refusal)
+            raise
+
+
+class RoundDecisionsView(APIView):
+    """A player's decision in the current turn (hit, stand, double, split, surrender, rescue,
+    buy, twist; match / decline; insurance / even_money / decline; stake / withdraw). Stakes
+    it adds are debited."""
+
+    required_permissions = {"POST": "tables.play_round"}
+
+    class InputSerializer(serializers.Serializer):
+        player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        action = serializers.CharField(max_length=20)
+        amount = serializers.IntegerField(
+            min_value=0, max_value=MAX_AMOUNT, required=False, allow_null=True
+        )
+        bet_id = serializers.CharField(max_length=40, required=False, allow_null=True)
+        box = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+        hand_index = serializers.IntegerField(
+            min_value=0, max_value=100, required=False, allow_null=True
+        )
+
+    @extend_schema(
+        request=InputSerializer, responses=PlayedSerializer, parameters=[IDEMPOTENCY_PARAMETER]
+    )
+    def post(self, request, pk: int):
+        def work() -> Response:
+            data = validated(self.InputSerializer, request)
+            player = _player(request, data["player_id"])
+            played = services.decision_make(
+                actor=_actor(request),
+                round_id=selectors.round_get(pk=pk).pk,
+                player=player,
+                action=data["action"],
+                amount=data.get("amount"),
+                bet_ref=data.get("bet_id"),
+                box=data.get("box"),
+                hand_index=data.get("hand_index"),
+                operator_id=request_scope(request).operator_id,
+            )
+            return Response(PlayedSerializer(played).data)
+
+        return idempotent(request, work=work)
+
+
+class RoundCardsView(APIView):
+    """The card reader posts the next card; the answer says which hand it went to. An
+    impossible card or a count mismatch suspends the round (409 ``round-suspended``)."""
+
+    required_permissions = {"POST": DEAL}
+
+    class InputSerializer(serializers.Serializer):
+        card = serializers.CharField(max_length=3)
+        shoe_position = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+
+    @extend_schema(request=InputSerializer, responses=CardPostedSerializer)
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        posted = services.card_post(
+            actor=_actor(request),
+            round_id=pk,
+            card=data["card"],
+            shoe_position=data.get("shoe_position"),
+            table_id=_table_scope(request),
+        )
+        return Response(CardPostedSerializer(posted).data)
+
+
+class RoundDealerDecisionView(APIView):
+    """The banker's hit or stand (banker's-choice games)."""
+
+    required_permissions = {"POST": DEAL}
+
+    class InputSerializer(serializers.Serializer):
+        action = serializers.ChoiceField(choices=["hit", "stand"])
+
+    @extend_schema(request=InputSerializer, responses=PlayedSerializer)
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        played = services.dealer_decision_make(
+            actor=_actor(request),
+            round_id=pk,
+            action=data["action"],
+            table_id=_table_scope(request),
+        )
+        return Response(PlayedSerializer(played).data)
+
+
+class RoundVoidRequestView(APIView):
+    """A pit boss asks for the round to be voided (with a reason)."""
+
+    required_permissions = {"POST": "tables.request_void"}
+
+    class InputSerializer(serializers.Serializer):
+        reason = serializers.CharField(max_length=500)
+
+    @extend_schema(request=InputSerializer, responses={201: VoidRequestOutputSerializer})
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        void = services.void_request(
+            actor=_actor(request), user=_staff(request), round_id=pk, reason=data["reason"]
+        )
+        return Response(VoidRequestOutputSerializer(void).data, status=status.HTTP_201_CREATED)
+
+
+class RoundVoidApproveView(APIView):
+    """A floor supervisor (not the requester) approves the void: decided outcomes stand,
+    undecided stakes are returned."""
+
+    required_permissions = {"POST": "tables.approve_void"}
+
+    @extend_schema(request=None, responses=RoundSummarySerializer)
+    def post(self, request, pk: int):
+        rnd = services.void_approve(actor=_actor(request), user=_staff(request), round_id=pk)
+        return Response(RoundSummarySerializer(rnd).data)
+
+
+class RoundResumeView(APIView):
+    """The pit resumes a suspended round (the correct card is scanned next)."""
+
+    required_permissions = {"POST": OPERATE}
+
+    class InputSerializer(serializers.Serializer):
+        note = serializers.CharField(max_length=500, required=False, default="")
+
+    @extend_schema(request=InputSerializer, responses=RoundSummarySerializer)
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        rnd = services.round_resume(actor=_actor(request), round_id=pk, note=data["note"])
+        return Response(RoundSummarySerializer(rnd).data)

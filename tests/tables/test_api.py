@@ -1,0 +1,130 @@
+"""The tables API end to end: roles, scoping, idempotent bets, cards, decisions, the live
+stream, late bets, void with two people."""
+
+import pytest
+
+from audit.models import AuditEvent
+from casino.api import roles
+from tables.models import Round
+from tests.factories import TableFactory, funded_player, live_table
+
+from .conftest import balance
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(db):
+    """The table the ``dealer_device`` token is bound to: a reader-fed british_casino table."""
+    return live_table("british_casino")
+
+
+def _post(client, url, data=None, key=None):
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    return client.post(url, data or {}, format="json", **headers)
+
+
+def _stream(response) -> str:
+    return b"".join(response.streaming_content).decode()
+
+
+def test_a_round_through_the_api(client_for, table, operator):
+    device = client_for(roles.DEALER_DEVICE)
+    integration = client_for(roles.OPERATOR_INTEGRATION)
+    a, b = funded_player(operator=operator), funded_player(operator=operator)
+
+    opened = _post(device, f"/api/v1/tables/{table.pk}/rounds/")
+    assert opened.status_code == 201, opened.json()
+    rid = opened.json()["id"]
+    bet = {"player_id": a.pk, "box": 1, "stake": 1000}
+    first = _post(integration, f"/api/v1/rounds/{rid}/bets/", bet, key="bet-a")
+    again = _post(integration, f"/api/v1/rounds/{rid}/bets/", bet, key="bet-a")
+    assert first.status_code == again.status_code == 201
+    assert first.json() == again.json() and again["Idempotent-Replayed"] == "true"
+    assert balance(a) == 9000  # debited once
+    assert (
+        _post(integration, f"/api/v1/rounds/{rid}/bets/", {**bet, "player_id": b.pk, "box": 2}, "b")
+    ).status_code == 201
+    assert _post(device, f"/api/v1/rounds/{rid}/close-betting/").status_code == 200
+
+    late = _post(integration, f"/api/v1/rounds/{rid}/bets/", {**bet, "box": 3}, key="late")
+    assert late.status_code == 409 and late.json()["type"].endswith("/betting-closed")
+    assert AuditEvent.objects.filter(name="tables.late_bet_refused", round_id=rid).exists()
+
+    targets = []
+    for card in ["AS", "7C", "9H", "KC", "9D"]:
+        posted = _post(device, f"/api/v1/rounds/{rid}/cards/", {"card": card})
+        assert posted.status_code == 200, posted.json()
+        targets.append(posted.json()["target"])
+    assert targets[0] == {"kind": "box", "box": 1, "hand_index": 0}
+    assert targets[2] == {"kind": "dealer", "box": None, "hand_index": None}
+
+    state = integration.get(f"/api/v1/tables/{table.pk}/round/", {"player_id": b.pk}).json()
+    assert state["turn"]["kind"] == "hand" and state["turn"]["box"] == 2
+    assert {x["action"] for x in state["your_actions"]} >= {"hit", "stand"}
+    assert state["dealer"]["cards"] == ["9H"]
+    not_yours = integration.get(f"/api/v1/rounds/{rid}/", {"player_id": a.pk}).json()
+    assert not_yours["your_actions"] == []
+
+    wrong = _post(
+        integration, f"/api/v1/rounds/{rid}/decisions/", {"player_id": a.pk, "action": "hit"}, "x"
+    )
+    assert wrong.status_code == 409 and wrong.json()["type"].endswith("/not-your-turn")
+    stand = {"player_id": b.pk, "action": "stand"}
+    assert _post(integration, f"/api/v1/rounds/{rid}/decisions/", stand, "s").status_code == 200
+    assert _post(device, f"/api/v1/rounds/{rid}/cards/", {"card": "8S"}).status_code == 200
+    assert Round.objects.get(pk=rid).phase == "settling"
+
+    stream = device.get(f"/api/v1/tables/{table.pk}/events/")
+    assert stream.status_code == 200 and stream["Content-Type"] == "text/event-stream"
+    text = _stream(stream)
+    assert "event: card_dealt" in text and "event: round_opened" in text
+    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    resumed = _stream(
+        device.get(f"/api/v1/tables/{table.pk}/events/", HTTP_LAST_EVENT_ID=str(ids[-2]))
+    )
+    assert [line for line in resumed.splitlines() if line.startswith("id: ")] == [f"id: {ids[-1]}"]
+
+
+def test_roles_and_scopes(client_for, table, operator):
+    device = client_for(roles.DEALER_DEVICE)
+    other = TableFactory()
+    assert device.get(f"/api/v1/tables/{other.pk}/").status_code == 404
+    assert [t["id"] for t in device.get("/api/v1/tables/").json()["results"]] == [table.pk]
+    assert _post(device, f"/api/v1/tables/{table.pk}/pause/").status_code == 403
+    assert _post(client_for(roles.AUDITOR), f"/api/v1/tables/{table.pk}/rounds/").status_code == 403
+    rid = _post(device, f"/api/v1/tables/{table.pk}/rounds/").json()["id"]
+    stranger = funded_player()  # another operator's player
+    bet = {"player_id": stranger.pk, "box": 1, "stake": 1000}
+    response = _post(
+        client_for(roles.OPERATOR_INTEGRATION), f"/api/v1/rounds/{rid}/bets/", bet, "k"
+    )
+    assert response.status_code == 404
+    reason = {"reason": "dealer error"}
+    assert (
+        _post(client_for(roles.DEALER), f"/api/v1/rounds/{rid}/void-request/", reason).status_code
+        == 403
+    )
+    pit = client_for(roles.PIT_BOSS)
+    assert _post(pit, f"/api/v1/rounds/{rid}/void-request/", reason).status_code == 201
+    assert _post(pit, f"/api/v1/rounds/{rid}/void-approve/").status_code == 403
+    approved = _post(client_for(roles.FLOOR_SUPERVISOR), f"/api/v1/rounds/{rid}/void-approve/")
+    assert approved.status_code == 200 and approved.json()["phase"] == "voided"
+
+
+def test_pit_operates_the_table(client_for, table):
+    pit = client_for(roles.PIT_BOSS)
+    limits = _post(pit, f"/api/v1/tables/{table.pk}/limits/", {"min_bet": 200, "max_bet": 500})
+    assert limits.status_code == 200 and limits.json()["min_bet"] == 200
+    bad = _post(pit, f"/api/v1/tables/{table.pk}/limits/", {"min_bet": 900, "max_bet": 500})
+    assert bad.status_code == 400
+    assert _post(pit, f"/api/v1/tables/{table.pk}/pause/").json()["status"] == "paused"
+    assert _post(pit, f"/api/v1/tables/{table.pk}/pause/").status_code == 409
+    assert _post(pit, f"/api/v1/tables/{table.pk}/resume/").json()["status"] == "open"
+    rules = _post(
+        pit,
+        f"/api/v1/tables/{table.pk}/rules/",
+        {"rule_set_id": table.rule_set_id, "payout_schedule_id": table.payout_schedule_id},
+    )
+    assert rules.status_code == 200 and "rtp_method" in rules.json()
+    assert _post(pit, f"/api/v1/tables/{table.pk}/close/").json()["status"] == "closed"
