@@ -41,6 +41,7 @@ Method (reported as ``method`` by :func:`game_maths`):
 from __future__ import annotations
 
 import math
+import operator
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -53,6 +54,7 @@ from .rules import PayoutSchedule, RuleSet, get_preset
 
 VALUES = range(1, 11)
 SPLIT_CAP = 8
+MAXH_RESPLIT = SPLIT_CAP
 # action codes (shared with the simulator)
 STAND, HIT, DOUBLE, BUY, TWIST, RESCUE, SURRENDER, SPLIT, PLAY = 0, 1, 2, 3, 4, 5, 6, 7, 8
 ACTION_NAMES = ("stand", "hit", "double", "buy", "twist", "rescue", "surrender", "split", "play")
@@ -119,6 +121,7 @@ class Game:
         self.push = rules.tie_rule == "push"
         self.fixed_aces = rules.double_aces_count_one
         self._dealer: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        self.payoff: dict[tuple, np.ndarray] = {}
         self.dealer_calls = 0
         d = rules.decks
         n7 = 4 * d
@@ -185,7 +188,7 @@ class _Solver:
     memo: dict[tuple, tuple[float, int]] = field(default_factory=dict)
 
     def comp(self, cnt: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(b - c for b, c in zip(self.base, cnt, strict=True))
+        return tuple(map(operator.sub, self.base, cnt))
 
     # -- hand facts -------------------------------------------------------------------
     def facts(self, cnt, dbl, a12):
@@ -206,10 +209,8 @@ class _Solver:
 
     # -- standing -----------------------------------------------------------------------
     def stand_ev(self, cnt, dbl, m, first) -> float:
-        g, r = self.g, self.g.r
         n = sum(cnt)
-        a12 = 0  # stand value does not depend on a12 except through the total
-        hard, tot, _ = self.facts(cnt, dbl, a12)
+        _, tot, _ = self.facts(cnt, dbl, 0)
         return self._stand(cnt, n, tot, dbl, m, first)
 
     def _stand(self, cnt, n, tot, dbl, m, first) -> float:
@@ -226,37 +227,35 @@ class _Solver:
         else:
             odds = g.win
         win = m * odds
-        total_w = float(D.sum())
-        if fct and r.five_card_trick_decided_at_once:
-            return win * total_w
-        if r.player_21_always_wins and tot == 21:
-            return win * total_w
+        if (fct and r.five_card_trick_decided_at_once) or (r.player_21_always_wins and tot == 21):
+            return win * float(D.sum())
         prank = 3 if pontoon else (2 if fct else 1)
-        ev = 0.0
-        for o in range(25):
-            w = D[o]
-            if w == 0.0:
-                continue
-            if o == BUST:
-                ev += w * win
-                continue
-            if o == PONTOON:
-                if g.obbo:
-                    ev -= w * (1.0 if first else 0.0)
+        vkey = (prank, tot if prank == 1 else 0, win, m, first)
+        vec = g.payoff.get(vkey)
+        if vec is None:
+            vec = np.zeros(25)
+            ptot = vkey[1]
+            for o in range(25):
+                if o == BUST:
+                    vec[o] = win
                     continue
-                drank, dtot = 3, 0
-            elif o == FIVE:
-                drank, dtot = 2, 0
-            else:
-                drank, dtot = 1, o
-            ptot = tot if prank == 1 else 0
-            if (prank, ptot) > (drank, dtot):
-                ev += w * win
-            elif (prank, ptot) == (drank, dtot) and g.push:
-                pass
-            else:
-                ev -= w * m
-        return ev
+                if o == PONTOON:
+                    if g.obbo:
+                        vec[o] = -1.0 if first else 0.0
+                        continue
+                    drank, dtot = 3, 0
+                elif o == FIVE:
+                    drank, dtot = 2, 0
+                else:
+                    drank, dtot = 1, o
+                if (prank, ptot) > (drank, dtot):
+                    vec[o] = win
+                elif (prank, ptot) == (drank, dtot) and g.push:
+                    vec[o] = 0.0
+                else:
+                    vec[o] = -m
+            g.payoff[vkey] = vec
+        return float(D @ vec)
 
     # -- playing ------------------------------------------------------------------------
     def draw(self, cnt, a12, dbl, m, tw, first) -> float:
@@ -266,21 +265,41 @@ class _Solver:
             return self.stand_ev(cnt, dbl, m, first)
         ev = 0.0
         n = sum(cnt)
+        hard0 = 0
+        for i, c in enumerate(cnt):
+            hard0 += (i + 1) * c
+        set_a12 = n == 1 and self.g.fixed_aces
+        memo_get = self.memo.get
+        evf = self.ev
+        peek = self.g.peek
         for i in range(10):
             c = comp[i]
             if not c:
                 continue
-            nc = cnt[:i] + (cnt[i] + 1,) + cnt[i + 1 :]
-            na12 = a12
-            if n == 1 and self.g.fixed_aces:
-                na12 = nc[0]
-            ev += c / rem * self.after_card(nc, na12, dbl, m, tw, first)
-        return ev
+            nc = (*cnt[:i], cnt[i] + 1, *cnt[i + 1 :])
+            if hard0 + i + 1 > 21:  # bust whatever the aces
+                ev -= c * m * (self.w(nc) if peek else 1.0)
+                continue
+            na12 = nc[0] if set_a12 else a12
+            got = memo_get((nc, na12, dbl, m, tw, first))
+            if got is None:
+                got = evf(nc, na12, dbl, m, tw, first)
+            ev += c * got[0]
+        return ev / rem
+
+    def w(self, cnt) -> float:
+        """Weight of a result decided without the dealer: P(no dealer Pontoon) in a peeked
+        game (the round would have ended at the peek), else 1."""
+        if not self.g.peek:
+            return 1.0
+        comp = self.comp(cnt)
+        rem = sum(comp)
+        return 1.0 - 2.0 * comp[0] * comp[9] / (rem * (rem - 1))
 
     def after_card(self, cnt, a12, dbl, m, tw, first) -> float:
-        hard, tot, _ = self.facts(cnt, dbl, a12)
+        _, tot, _ = self.facts(cnt, dbl, a12)
         if tot > 21:
-            return -float(m)
+            return -float(m) * self.w(cnt)
         return self.ev(cnt, a12, dbl, m, tw, first)[0]
 
     def can_double(self, n, dbl) -> bool:
@@ -301,7 +320,7 @@ class _Solver:
         got = self.memo.get(key)
         if got is not None:
             return got
-        g, r = self.g, self.g.r
+        r = self.g.r
         n = sum(cnt)
         hard, tot, soft = self.facts(cnt, dbl, a12)
         if n < 2:  # a split hand waiting for its second card
@@ -318,8 +337,10 @@ class _Solver:
         if stopped:
             val = self._stand(cnt, n, tot, dbl, m, first)
             act = STAND
-            if dbl and r.double_then == "stand" and r.rescue and tot < 21 and -1.0 > val:
-                val, act = -1.0, RESCUE
+            if dbl and r.double_then == "stand" and r.rescue and tot < 21:
+                resc = -1.0 * self.w(cnt)
+                if resc > val:
+                    val, act = resc, RESCUE
             res = (val, act)
         elif r.doubled_auto_draw_below_hard and dbl and hard < r.doubled_auto_draw_below_hard:
             res = (self.draw(cnt, a12, dbl, m, tw, first), HIT)
@@ -440,7 +461,7 @@ class _Context:
         comp0 = s.comp(one)
         rem0 = sum(comp0)
         if r.split_match == "rank" and v == 10:
-            per_rank = (4 if r.deck_kind == "standard" else 4) * r.decks
+            per_rank = 4 * r.decks
             q = max(per_rank - 2, 0) / rem0
         else:
             q = comp0[v - 1] / rem0
@@ -487,9 +508,7 @@ def _three_card_table(solver_tables):
     return solver_tables
 
 
-def game_maths(
-    rules: RuleSet, payouts: PayoutSchedule, variant: str | None = None
-) -> GameMaths:
+def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = None) -> GameMaths:
     """Exact (finite-shoe) expected return and composition-dependent strategy of a game."""
     t0 = time.perf_counter()
     g = Game(rules, payouts)
@@ -550,8 +569,10 @@ def game_maths(
                     crem = sum(comp)
                     pp = (comp[9] if up == 1 else comp[0] if up == 10 else 0) / crem
                     back = _odds(r.surrender_return)
-                    e_sur = -1.0 + back * (1 - pp) if r.surrender_void_on_dealer_pontoon else (
-                        -1.0 + back
+                    e_sur = (
+                        -1.0 + back * (1 - pp)
+                        if r.surrender_void_on_dealer_pontoon
+                        else (-1.0 + back)
                     )
                 # even money (one-card dealer, ace up, player Pontoon)
                 if r.even_money and up == 1 and ctx.main.is_pontoon(cnt, 2, 0):
