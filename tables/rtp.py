@@ -1,9 +1,9 @@
 """Hook to the engine's game maths: the theoretical RTP of a rule set with a payout schedule.
 
-``tables/engine/gamemath.py`` is being written by a colleague. The contract this hook expects
-is ``gamemath.exact_rtp(rules: RuleSet, payouts: PayoutSchedule) -> float | Fraction`` (return
-to player as a fraction of the stake, e.g. 0.9962). Until it exists the figure is stored empty
-with the reason, and the pit sees "not computed".
+``tables/engine/gamemath.py`` (a colleague's) computes ``game_maths(rules, payouts)`` with
+``player_ev`` per unit stake, so RTP = 1 + player_ev. It takes seconds (up to ~30 s a preset),
+so it runs in a Celery task (``tables.rtp_compute``), never in a request; the pit sees
+"pending" until the figure is stored.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ def rtp_compute(*, rules: RuleSet, payouts: PayoutSchedule) -> tuple[Decimal | N
         from tables.engine import gamemath
     except ImportError:
         return None, "not computed: tables.engine.gamemath is not available"
-    exact_rtp = getattr(gamemath, "exact_rtp", None)
-    if exact_rtp is None:
-        return None, "not computed: tables.engine.gamemath has no exact_rtp()"
-    value = exact_rtp(rules, payouts)
-    return Decimal(float(value)).quantize(Decimal("0.000001")), "tables.engine.gamemath.exact_rtp"
+    maths = gamemath.game_maths(rules, payouts)
+    rtp = Decimal(1 + float(maths.player_ev)).quantize(Decimal("0.000001"))
+    return rtp, f"tables.engine.gamemath.game_maths: {maths.method}"[:200]

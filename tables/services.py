@@ -258,18 +258,28 @@ def preset_versions_ensure(
 
 
 def rtp_figure(*, rule_set: RuleSetVersion, payout_schedule: PayoutScheduleVersion) -> RtpFigure:
-    """The theoretical RTP of a pair (computed once through ``tables/rtp.py``, then kept)."""
-    figure = RtpFigure.objects.filter(rule_set=rule_set, payout_schedule=payout_schedule).first()
-    if figure is not None and figure.rtp is not None:
-        return figure
+    """The theoretical RTP of a pair as stored; when missing, its computation is queued (the
+    game maths takes seconds) and the figure reads "pending"."""
+    figure, _ = RtpFigure.objects.get_or_create(
+        rule_set=rule_set,
+        payout_schedule=payout_schedule,
+        defaults={"method": "pending: the game maths is computing"},
+    )
+    if figure.rtp is None:
+        _enqueue("tables.rtp_compute", [rule_set.pk, payout_schedule.pk])
+    return figure
+
+
+def rtp_compute_store(*, rule_set_id: int, payout_schedule_id: int) -> RtpFigure:
+    """Compute a pair's theoretical RTP with the engine's game maths and store it."""
+    rule_set = RuleSetVersion.objects.get(pk=rule_set_id)
+    payout_schedule = PayoutScheduleVersion.objects.get(pk=payout_schedule_id)
     rtp, method = rtp_compute(
         rules=eng.RuleSet.from_json(rule_set.document),
         payouts=eng.PayoutSchedule.from_json(payout_schedule.document),
     )
     figure, _ = RtpFigure.objects.update_or_create(
-        rule_set=rule_set,
-        payout_schedule=payout_schedule,
-        defaults={"rtp": rtp, "method": method},
+        rule_set=rule_set, payout_schedule=payout_schedule, defaults={"rtp": rtp, "method": method}
     )
     return figure
 

@@ -36,3 +36,11 @@ def round_settle_task(self, round_id: int) -> str:
 @shared_task(name="tables.timers_sweep")
 def timers_sweep_task() -> dict:
     return services.timers_sweep()
+
+
+@shared_task(name="tables.rtp_compute")
+def rtp_compute_task(rule_set_id: int, payout_schedule_id: int) -> str:
+    figure = services.rtp_compute_store(
+        rule_set_id=rule_set_id, payout_schedule_id=payout_schedule_id
+    )
+    return str(figure.rtp)
