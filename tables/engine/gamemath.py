@@ -40,6 +40,7 @@ Method (reported as ``method`` by :func:`game_maths`):
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import time
@@ -526,6 +527,7 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
     ins_evs: dict[str, float] = {}
     ev_first_card: dict[str, float] = {}
     super_p = 0.0
+    super_if_hit = 0.0
     tr = ten_ranks(r)
     for up in ups:
         if up:
@@ -633,9 +635,11 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
             a12 = 0
             _, act77 = ctx.main.ev(cnt77, a12, 0, 1, 0, 1)
             root77 = root_table.get(root_key(up, cnt77, 1), PLAY)
+            p7 = (n7 - 2) / (rem - 2)
+            chase = p_up * p77 * p7 * 4 * g.s777
+            super_if_hit += chase
             if act77 == HIT and root77 == PLAY:
-                p7 = (n7 - 2) / (rem - 2)
-                super_p += p_up * p77 * p7 * 4 * g.s777
+                super_p += chase
         total_ev += p_up * ev_up
         label = _up_label(up)
         by_up[label] = {"probability": p_up, "player_ev": ev_up}
@@ -662,9 +666,15 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
     if payouts.super_bonus_tiers:
         extras["super_bonus"] = {
             "probability_per_hand": super_p,
+            "probability_per_hand_if_7_7_hit_against_7": super_if_hit,
+            "strategy_note": "the computed strategy ignores suits and fixed prizes; where it "
+            "splits 7-7 against a 7 the Super Bonus cannot occur under it",
             "note": "fixed prizes, not in house_edge; EV per unit stake at each tier minimum",
             "ev_at_tier_minimum_percent": {
                 str(lo): 100 * super_p * prize / lo for lo, prize in payouts.super_bonus_tiers
+            },
+            "ev_at_tier_minimum_percent_if_7_7_hit": {
+                str(lo): 100 * super_if_hit * prize / lo for lo, prize in payouts.super_bonus_tiers
             },
             "envy_bonus": payouts.envy_bonus,
         }
@@ -711,6 +721,8 @@ def dealer_distribution(rules: RuleSet, up: int = 0, exact: bool = False) -> dic
     return out
 
 
+@functools.lru_cache(maxsize=8)
 def preset_maths(name: str) -> GameMaths:
+    """Game maths of a preset (cached per process: presets are immutable)."""
     r, p = get_preset(name)
     return game_maths(r, p, name)

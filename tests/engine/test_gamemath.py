@@ -23,7 +23,7 @@ from tables.engine.gamemath import (
 )
 from tables.engine.rules import PayoutSchedule, RuleSet
 
-maths = functools.lru_cache(maxsize=None)(preset_maths)
+maths = preset_maths  # cached per process
 
 
 def _blackjack(decks: int, h17: bool) -> RuleSet:

@@ -3,7 +3,6 @@ reproducibility."""
 
 from __future__ import annotations
 
-import functools
 import random
 
 import numpy as np
@@ -21,7 +20,7 @@ from tables.engine.simulator import (
 )
 
 PRESETS = ["crown", "british_casino", "online_8deck", "online_2deck", "traditional"]
-maths = functools.lru_cache(maxsize=None)(preset_maths)
+maths = preset_maths  # cached per process
 
 
 def _clumpy(order: list[int], rng: random.Random) -> list[int]:
