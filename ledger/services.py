@@ -430,13 +430,18 @@ def _settlement_lines_check(lines: Sequence[SettlementLine]) -> None:
             raise ValidationFailed(f"lines[{index}].wallet_id must be an integer.")
 
 
+# Per bet, an index lookup by bet_ref (a handful of legs each): the cost follows the round's
+# size, not the size of the table's stakes-in-play history. ``bet_ref <> ''`` lets the planner
+# use the partial index ``leg_bet_ref_idx``.
 _STAKE_CHECK_SQL = """
-    SELECT u.bet_ref, u.stake, coalesce(sum(l.amount), 0) AS in_play
-    FROM (SELECT bet_ref, sum(stake) AS stake
-          FROM unnest(%s::text[], %s::bigint[]) AS x(bet_ref, stake) GROUP BY bet_ref) AS u
-    LEFT JOIN ledger_leg AS l ON l.bet_ref = u.bet_ref AND l.account_id = %s
-    GROUP BY u.bet_ref, u.stake
-    HAVING coalesce(sum(l.amount), 0) <> u.stake
+    SELECT u.bet_ref, u.stake, u.in_play FROM (
+        SELECT x.bet_ref, sum(x.stake) AS stake,
+               (SELECT coalesce(sum(l.amount), 0) FROM ledger_leg AS l
+                WHERE l.bet_ref = x.bet_ref AND l.bet_ref <> '' AND l.account_id = %s) AS in_play
+        FROM unnest(%s::text[], %s::bigint[]) AS x(bet_ref, stake)
+        GROUP BY x.bet_ref
+    ) AS u
+    WHERE u.in_play <> u.stake
     ORDER BY u.bet_ref
     LIMIT 5
 """
@@ -522,7 +527,7 @@ def round_settlement_post(
             foreign = sorted(pk for pk, row in wallets.items() if row[1] != currency)
             if foreign:
                 raise WrongCurrency(f"Wallets {foreign[:10]} do not hold {currency}.")
-            cursor.execute(_STAKE_CHECK_SQL, [bet_refs, stakes, in_play])
+            cursor.execute(_STAKE_CHECK_SQL, [in_play, bet_refs, stakes])
             mismatched = cursor.fetchall()
         if mismatched:
             described = ", ".join(f"{ref}: lines {s}, in play {p}" for ref, s, p in mismatched)

@@ -93,7 +93,7 @@ class Migration(migrations.Migration):
                 ('kind', models.CharField(choices=[('deposit', 'Deposit'), ('withdrawal', 'Withdrawal'), ('stake', 'Stake'), ('stake_refund', 'Stake Refund'), ('settle_stake', 'Settle Stake'), ('payout', 'Payout'), ('bonus', 'Bonus')], max_length=16)),
                 ('bet_ref', models.CharField(blank=True, default='', max_length=64)),
                 ('account', models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='legs', to='ledger.account')),
-                ('transaction', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='legs', to='ledger.transaction')),
+                ('transaction', models.ForeignKey(db_constraint=False, on_delete=django.db.models.deletion.PROTECT, related_name='legs', to='ledger.transaction')),
             ],
             options={
                 'ordering': ['id'],

@@ -96,12 +96,31 @@ def test_a_wallet_can_not_go_negative_even_by_raw_sql(wallet):
 
 def test_a_leg_in_another_currency_than_its_account_is_refused(wallet):
     with (
-        pytest.raises(IntegrityError, match="ledger_leg_account_currency_fk"),
+        pytest.raises(IntegrityError, match="the account holds EUR"),
         transaction.atomic(),
         connection.cursor() as cursor,
     ):
         txn_id = _raw_transaction(cursor, "raw-currency")
         _raw_leg(cursor, txn_id, wallet.pk, 5, currency="GBP")
+
+
+def test_a_leg_on_a_missing_account_or_transaction_is_refused(wallet):
+    cash = house_account_id("operator_cash", "EUR", operator_id=wallet.operator_id)
+    with pytest.raises(IntegrityError, match="does not exist"), committed_sql() as cursor:
+        txn_id = _raw_transaction(cursor, "raw-no-account")
+        _raw_leg(cursor, txn_id, 10**12, 5)
+    missing = "transaction 999999999, which does not exist"
+    with pytest.raises(IntegrityError, match=missing), committed_sql() as cursor:
+        _raw_leg(cursor, 999_999_999, wallet.pk, 5)
+        _raw_leg(cursor, 999_999_999, cash, -5)
+
+
+def test_accounts_are_permanent(wallet):
+    with pytest.raises(DatabaseError, match="append-only: DELETE"), committed_sql() as cursor:
+        cursor.execute("SET LOCAL casino.maintenance = 'off'")
+        cursor.execute("DELETE FROM ledger_account WHERE id = %s", [wallet.pk])
+    with pytest.raises(DatabaseError, match="never change"), committed_sql() as cursor:
+        cursor.execute("UPDATE ledger_account SET currency = 'GBP' WHERE id = %s", [wallet.pk])
 
 
 def test_legs_and_transactions_are_append_only(wallet):
