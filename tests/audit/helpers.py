@@ -1,5 +1,7 @@
 """Helpers of the audit tests: writing committed events, tampering as a superuser."""
 
+import time
+
 from django.db import connection, transaction
 
 from audit.services import audit_event_record
@@ -27,3 +29,25 @@ def tamper(sql: str, params=()) -> int:
         cursor.execute("SET LOCAL session_replication_role = replica")
         cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def seal_everything(*, max_events: int | None = None, timeout: float = 60) -> list:
+    """Seal until nothing is pending; return the new seals.
+
+    Sealing waits for every older writing transaction of the whole PostgreSQL cluster (xids
+    are cluster-wide), so on a server shared with other test runs it may take a few rounds.
+    """
+    from audit.heads import audit_head_current
+    from audit.sealing import audit_chain_seal
+    from audit.selectors import audit_events_pending
+
+    kwargs = {} if max_events is None else {"max_events": max_events}
+    seals: list = []
+    deadline = time.monotonic() + timeout
+    while True:
+        seals += audit_chain_seal(**kwargs)
+        if not audit_events_pending(audit_head_current()["last_event"]):
+            return seals
+        if time.monotonic() > deadline:
+            raise AssertionError("events still unsealed: an old transaction stays open")
+        time.sleep(0.05)

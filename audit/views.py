@@ -1,0 +1,126 @@
+"""The auditor API (read-only). Every read is itself recorded as an ``audit.viewed`` event."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from audit import events, selectors
+from audit.filters import AuditEventFilter
+from audit.heads import audit_head_current, audit_head_export
+from casino.actors import Actor
+
+VIEW = "audit.view_auditevent"
+
+
+def _viewed(request, what: str, **detail) -> None:
+    with transaction.atomic():
+        events.viewed(actor=Actor.from_request(request), what=what, detail=detail)
+
+
+class AuditEventOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    occurred_at = serializers.DateTimeField()
+    name = serializers.CharField()
+    actor_kind = serializers.CharField()
+    actor_id = serializers.CharField()
+    actor_label = serializers.CharField()
+    request_id = serializers.CharField()
+    operator_id = serializers.IntegerField(allow_null=True)
+    casino_id = serializers.IntegerField(allow_null=True)
+    table_id = serializers.IntegerField(allow_null=True)
+    round_id = serializers.IntegerField(allow_null=True)
+    bet_id = serializers.IntegerField(allow_null=True)
+    wallet_id = serializers.IntegerField(allow_null=True)
+    payload = serializers.JSONField()
+    content_hash = serializers.CharField()
+
+
+class AuditEventListView(generics.GenericAPIView):
+    """Audit events, newest first; filter by name, actor, table, round, bet, wallet, time."""
+
+    required_permissions = {"GET": VIEW}
+    serializer_class = AuditEventOutputSerializer
+    filterset_class = AuditEventFilter
+
+    def get_queryset(self):
+        return selectors.audit_event_list()
+
+    @extend_schema(responses=AuditEventOutputSerializer(many=True))
+    def get(self, request):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        filters = {k: v for k, v in request.query_params.items() if k != "cursor"}
+        _viewed(request, "events", filters=filters, event_ids=[event.pk for event in page])
+        return self.get_paginated_response(AuditEventOutputSerializer(page, many=True).data)
+
+
+class SealRefSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    chain_hash = serializers.CharField()
+    sealed_at = serializers.DateTimeField()
+
+
+class AuditEventDetailView(APIView):
+    """One event, with the seal that chains it (null while it is not sealed yet)."""
+
+    required_permissions = {"GET": VIEW}
+
+    class OutputSerializer(AuditEventOutputSerializer):
+        seal = SealRefSerializer(allow_null=True)
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, pk: int):
+        event = get_object_or_404(selectors.audit_event_list(), pk=pk)
+        event.seal = selectors.audit_event_seal(event)
+        _viewed(request, "event", event_id=event.pk)
+        return Response(self.OutputSerializer(event).data)
+
+
+class HeadSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    chain_hash = serializers.CharField()
+    sealed_at = serializers.DateTimeField(allow_null=True)
+    last_event = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+
+
+class VerificationStatusView(APIView):
+    """The last recorded verification, the current chain head and how much awaits sealing."""
+
+    required_permissions = {"GET": VIEW}
+
+    class OutputSerializer(serializers.Serializer):
+        last_verification = serializers.DictField(allow_null=True)
+        head = HeadSerializer()
+        events_pending = serializers.IntegerField()
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request):
+        head = audit_head_current()
+        body = {
+            "last_verification": selectors.audit_verification_latest(),
+            "head": head,
+            "events_pending": selectors.audit_events_pending(head["last_event"]),
+        }
+        _viewed(request, "verification", head_seq=head["seq"])
+        return Response(self.OutputSerializer(body).data)
+
+
+class HeadExportView(APIView):
+    """The chain head, signed (HMAC-SHA256), to anchor outside the database."""
+
+    required_permissions = {"GET": VIEW}
+
+    class OutputSerializer(serializers.Serializer):
+        head = serializers.DictField()
+        algorithm = serializers.CharField()
+        signature = serializers.CharField()
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request):
+        exported = audit_head_export()
+        _viewed(request, "head", head_seq=exported["head"]["seq"])
+        return Response(self.OutputSerializer(exported).data)

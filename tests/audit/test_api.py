@@ -1,0 +1,113 @@
+"""The auditor API: read-only, filterable, and every read is itself audited."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from audit.models import AuditEvent
+from audit.services import audit_event_record
+from audit.verification import audit_chain_verify
+from casino.actors import Actor
+from casino.api import roles
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+ENDPOINTS = ["/api/v1/audit/events/", "/api/v1/audit/verification/", "/api/v1/audit/head/"]
+
+
+@pytest.fixture
+def logged():
+    system = Actor.system("tests")
+    return [
+        audit_event_record(name="bet.placed", actor=system, table_id=1, round_id=10),
+        audit_event_record(name="bet.placed", actor=system, table_id=2, round_id=20),
+        audit_event_record(name="round.settled", actor=system, table_id=1, round_id=10),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("role", "may_view"),
+    [
+        (roles.AUDITOR, True),
+        (roles.PIT_BOSS, True),
+        (roles.FLOOR_SUPERVISOR, True),
+        (roles.DEALER, False),
+        (roles.OPERATOR_INTEGRATION, False),
+        (roles.DEALER_DEVICE, False),
+        ("anonymous", False),
+    ],
+)
+def test_who_may_read_the_audit_log(client_for, logged, role, may_view):
+    client = client_for(role)
+    for url in [*ENDPOINTS, f"/api/v1/audit/events/{logged[0].pk}/"]:
+        status = client.get(url).status_code
+        assert status == 200 if may_view else status in (401, 403), url
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_nobody_may_change_the_audit_log_through_the_api(client_for, logged, method):
+    client = client_for(roles.FLOOR_SUPERVISOR)
+    for url in ["/api/v1/audit/events/", f"/api/v1/audit/events/{logged[0].pk}/"]:
+        assert getattr(client, method)(url, {}, format="json").status_code in (403, 405)
+    assert AuditEvent.objects.filter(pk=logged[0].pk, name="bet.placed").exists()
+
+
+def test_events_filter_by_name_table_round_actor_and_time(client_for, logged):
+    client = client_for(roles.AUDITOR)
+
+    def ids(**params):
+        body = client.get("/api/v1/audit/events/", params).json()
+        return [row["id"] for row in body["results"]]
+
+    first, second, third = (event.pk for event in logged)
+    assert ids(name="bet.placed") == [second, first]
+    assert ids(table=1) == [third, first]
+    assert ids(round=20) == [second]
+    assert ids(name="bet.placed", table=1) == [first]
+    assert set(ids(actor_kind="system", actor_id="")) >= {first, second, third}
+    future = (timezone.now() + timedelta(hours=1)).isoformat()
+    assert ids(occurred_after=future, table=1) == []
+    assert ids(occurred_before=future, round=10) == [third, first]
+
+
+def test_events_are_cursor_paginated(client_for, logged):
+    client = client_for(roles.AUDITOR)
+    page = client.get("/api/v1/audit/events/", {"page_size": 1, "name_prefix": "bet."}).json()
+    assert [row["id"] for row in page["results"]] == [logged[1].pk] and page["next"]
+    rest = client.get(page["next"]).json()
+    assert [row["id"] for row in rest["results"]] == [logged[0].pk] and not rest["next"]
+
+
+def test_reading_the_log_is_itself_audited(logged):
+    auditor = UserFactory(roles=[roles.AUDITOR])
+    client = APIClient()
+    client.force_login(auditor)
+    client.get("/api/v1/audit/events/", {"round": 10})
+    client.get(f"/api/v1/audit/events/{logged[1].pk}/")
+    client.get("/api/v1/audit/head/")
+    views = list(AuditEvent.objects.filter(name="audit.viewed").order_by("id"))
+    assert [v.payload["what"] for v in views] == ["events", "event", "head"]
+    assert {(v.actor_kind, v.actor_id) for v in views} == {("user", str(auditor.pk))}
+    assert views[0].payload["filters"] == {"round": "10"}
+    assert views[0].payload["event_ids"] == [logged[2].pk, logged[0].pk]
+    assert views[1].payload["event_id"] == logged[1].pk
+
+
+def test_event_detail_shows_its_seal_once_sealed(client_for, logged):
+    client = client_for(roles.AUDITOR)
+    body = client.get(f"/api/v1/audit/events/{logged[0].pk}/").json()
+    assert body["seal"] is None  # not sealed yet: its transaction (the test's) is still open
+    assert body["payload"] == {} and body["round_id"] == 10
+
+
+def test_verification_status_and_signed_head(client_for, logged):
+    client = client_for(roles.AUDITOR)
+    status = client.get("/api/v1/audit/verification/").json()
+    assert status["head"]["seq"] == 0 and status["events_pending"] >= 3
+    assert status["last_verification"] is None
+    head = client.get("/api/v1/audit/head/").json()
+    assert head["algorithm"] == "HMAC-SHA256" and len(head["signature"]) == 64
+    assert audit_chain_verify(anchor=head).ok
