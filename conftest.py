@@ -47,8 +47,8 @@ def database_url_for(name: str) -> str:
 class WorkerProcess:
     """A real ``celery worker`` process on the test database and a queue of its own."""
 
-    def __init__(self, *, database_name: str):
-        self.queue = f"test-{uuid.uuid4().hex[:8]}"
+    def __init__(self, *, database_name: str, queue: str):
+        self.queue = queue
         self.env = {
             **os.environ,
             "DATABASE_URL": database_url_for(database_name),
@@ -63,12 +63,28 @@ class WorkerProcess:
     def start(self, timeout: float = 60) -> None:
         self.process = subprocess.Popen(  # noqa: S603
             [
-                sys.executable, "-m", "celery", "-A", "casino", "worker",
-                "--pool=solo", "--loglevel=INFO", "--without-mingle", "--without-gossip",
-                "--without-heartbeat", "-Q", self.queue, "-n", f"{self.queue}@%h",
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "casino",
+                "worker",
+                "--pool=solo",
+                "--loglevel=INFO",
+                "--without-mingle",
+                "--without-gossip",
+                "--without-heartbeat",
+                "-Q",
+                self.queue,
+                "-n",
+                f"{self.queue}@%h",
             ],
-            cwd=ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )  # fmt: skip
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         threading.Thread(target=self._pump, daemon=True).start()
         if not self._ready.wait(timeout):
             self.stop()
@@ -91,23 +107,38 @@ class WorkerProcess:
                 self.process.wait(5)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def celery_test_queue():
+    """Tasks sent by this test session go to a queue of its own, so no other worker (a demo,
+    another test run on the same broker) ever receives them, and none of theirs arrive here.
+    The queue is deleted at the end (what the tests left in it goes with it)."""
+    from kombu import Queue
+
+    from casino.celery import app
+
+    name = f"test-{uuid.uuid4().hex[:8]}"
+    saved = app.conf.task_default_queue
+    app.conf.task_default_queue = name
+    yield name
+    app.conf.task_default_queue = saved
+    try:
+        with app.connection_for_write() as conn:
+            Queue(name).bind(conn.default_channel).delete()
+    except Exception as exc:  # a broker that cannot delete queues keeps an idle one
+        print(f"test queue {name} not deleted: {exc}")
+
+
 @pytest.fixture(scope="session")
-def celery_worker(django_db_setup, django_db_blocker):
+def celery_worker(django_db_setup, django_db_blocker, celery_test_queue):
     """A real worker for tests that claim asynchronous behaviour (use with transactional_db)."""
-    from django.conf import settings
     from django.db import connection
 
     with django_db_blocker.unblock():
         name = connection.settings_dict["NAME"]
-    worker = WorkerProcess(database_name=name)
-    original_queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    from casino.celery import app
-
-    app.conf.task_default_queue = worker.queue
+    worker = WorkerProcess(database_name=name, queue=celery_test_queue)
     worker.start()
     yield worker
     worker.stop()
-    app.conf.task_default_queue = original_queue
 
 
 def wait_until(predicate, *, timeout: float = 30, interval: float = 0.1, message: str = ""):

@@ -4,11 +4,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+import urllib.request
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from casino.demo.players import players_start
 from casino.demo.seed import demo_seed
 
 
@@ -21,8 +24,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--seconds", type=float, default=0, help="stop after this many seconds (0: never)"
         )
+        parser.add_argument(
+            "--no-players", action="store_true", help="serve the tables without simulated play"
+        )
 
-    def handle(self, *args, host, port, seconds, **options):
+    def handle(self, *args, host, port, seconds, no_players, **options):
         credentials = demo_seed()
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL}
         python = sys.executable
@@ -76,20 +82,24 @@ class Command(BaseCommand):
             f"  Operator '{credentials.operator_code}' API key (shown once):",
             f"    {credentials.api_key}",
             f"    try: curl -H 'Authorization: Bearer {credentials.api_key}' {base}/api/v1/me/",
+            f"  Live tables ({len(credentials.device_tokens)}, one per preset, simulated players):",
+            f"    {base}/api/v1/tables/   and the stream {base}/api/v1/tables/<id>/events/",
             "Press Ctrl-C to stop.",
             "",
         ]
         self.stdout.write("\n".join(lines))
-        stop = {"now": False}
+        stop = threading.Event()
 
         def request_stop(signum, frame):
-            stop["now"] = True
+            stop.set()
 
         signal.signal(signal.SIGINT, request_stop)
         signal.signal(signal.SIGTERM, request_stop)
         started = time.monotonic()
         try:
-            while not stop["now"]:
+            if not no_players and self._wait_healthy(base, stop):
+                players_start(base=base, credentials=credentials, stop=stop)
+            while not stop.is_set():
                 if any(p.poll() is not None for p in processes):
                     self.stderr.write("a demo process exited; stopping the demo")
                     break
@@ -97,6 +107,7 @@ class Command(BaseCommand):
                     break
                 time.sleep(0.5)
         finally:
+            stop.set()
             for process in processes:
                 if process.poll() is None:
                     process.send_signal(signal.SIGTERM)
@@ -106,3 +117,16 @@ class Command(BaseCommand):
                 except subprocess.TimeoutExpired:
                     process.kill()
             self.stdout.write("Demo stopped.")
+
+    def _wait_healthy(self, base: str, stop: threading.Event) -> bool:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not stop.is_set():
+            try:
+                with urllib.request.urlopen(f"{base}/api/v1/health/", timeout=2) as response:  # noqa: S310
+                    if response.status == 200:
+                        return True
+            except OSError:
+                pass
+            stop.wait(0.5)
+        self.stderr.write("the web server did not become healthy; no simulated play")
+        return False
