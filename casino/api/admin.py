@@ -33,9 +33,13 @@ class CredentialAdmin(ConsoleModelAdmin):
     @admin.action(description="Revoke the selected credentials", permissions=["change"])
     def revoke(self, request, queryset):
         return confirmed_action(
-            modeladmin=self, request=request, queryset=queryset,
-            title=f"Revoke {self.kind}", action_name="revoke", perform=self.revoke_one,
-        )  # fmt: skip
+            modeladmin=self,
+            request=request,
+            queryset=queryset,
+            title=f"Revoke {self.kind}",
+            action_name="revoke",
+            perform=self.revoke_one,
+        )
 
 
 @admin.register(ApiKey)
@@ -47,9 +51,11 @@ class ApiKeyAdmin(CredentialAdmin):
 
     def issue(self, request, data):
         return services.api_key_issue(
-            actor=Actor.from_request(request), operator=data["operator"], label=data["label"],
+            actor=Actor.from_request(request),
+            operator=data["operator"],
+            label=data["label"],
             created_by=staff_user(request),
-        )  # fmt: skip
+        )
 
     def revoke_one(self, *, obj, actor, reason):
         services.api_key_revoke(actor=actor, api_key=obj, reason=reason)
@@ -64,9 +70,12 @@ class DeviceTokenAdmin(CredentialAdmin):
 
     def issue(self, request, data):
         return services.device_token_issue(
-            actor=Actor.from_request(request), table=data["table"], device_id=data["device_id"],
-            label=data["label"], created_by=staff_user(request),
-        )  # fmt: skip
+            actor=Actor.from_request(request),
+            table=data["table"],
+            device_id=data["device_id"],
+            label=data["label"],
+            created_by=staff_user(request),
+        )
 
     def revoke_one(self, *, obj, actor, reason):
         services.device_token_revoke(actor=actor, token=obj, reason=reason)

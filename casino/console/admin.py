@@ -23,16 +23,20 @@ from casino.errors import DomainError
 class ConsoleModelAdmin(admin.ModelAdmin):
     def log_addition(self, request, obj, message):
         events.admin_change_recorded(
-            actor=Actor.from_request(request), obj=obj, action_flag=admin.models.ADDITION,
+            actor=Actor.from_request(request),
+            obj=obj,
+            action_flag=admin.models.ADDITION,
             message=message,
-        )  # fmt: skip
+        )
         return super().log_addition(request, obj, message)
 
     def log_change(self, request, obj, message):
         events.admin_change_recorded(
-            actor=Actor.from_request(request), obj=obj, action_flag=admin.models.CHANGE,
+            actor=Actor.from_request(request),
+            obj=obj,
+            action_flag=admin.models.CHANGE,
             message=message,
-        )  # fmt: skip
+        )
         return super().log_change(request, obj, message)
 
     def log_deletions(self, request, queryset):

@@ -10,8 +10,12 @@ def _check(env: dict) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "CASINO_ENV", "DEBUG"}}
     return subprocess.run(
         [sys.executable, "manage.py", "check"],
-        cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_production_without_secret_key_is_a_clear_startup_error():
@@ -33,9 +37,12 @@ def test_production_with_secret_key_starts_with_debug_off():
     clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG"}}
     result = subprocess.run(  # noqa: S603
         [sys.executable, "-c", f"import django; django.setup(); {code}"],
-        cwd=ROOT, env={**clean, **env, "DJANGO_SETTINGS_MODULE": "casino.settings"},
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=ROOT,
+        env={**clean, **env, "DJANGO_SETTINGS_MODULE": "casino.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False []"
 

@@ -13,16 +13,26 @@ from conftest import wait_until
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_runs_the_purge_task(celery_worker):
     stale = IdempotencyRecord.objects.create(
-        scope="user:1", key="old", method="POST", path="/x", fingerprint="0" * 64,
-        response_status=201, response_body={},
-    )  # fmt: skip
+        scope="user:1",
+        key="old",
+        method="POST",
+        path="/x",
+        fingerprint="0" * 64,
+        response_status=201,
+        response_body={},
+    )
     IdempotencyRecord.objects.filter(pk=stale.pk).update(
         created_at=stale.created_at - timedelta(days=2)
     )
     fresh = IdempotencyRecord.objects.create(
-        scope="user:1", key="new", method="POST", path="/x", fingerprint="0" * 64,
-        response_status=201, response_body={},
-    )  # fmt: skip
+        scope="user:1",
+        key="new",
+        method="POST",
+        path="/x",
+        fingerprint="0" * 64,
+        response_status=201,
+        response_body={},
+    )
     idempotency_purge_expired_task.delay()
     wait_until(
         lambda: not IdempotencyRecord.objects.filter(pk=stale.pk).exists(),
