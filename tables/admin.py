@@ -1,10 +1,366 @@
-"""Basic admin for the tables app: rounds, bets and shoes are written by services only, so the
-console shows them read-only; the pit console's actions come later (on the same services)."""
+"""The pit console for tables: the floor dashboard, table and round pages with buttons that call
+the same services as the API (``tables.services``), and versioned rules with their RTP.
 
+Rows are written by services only, so every page is read-only; changes are the buttons.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.http import JsonResponse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
 
-from casino.console.admin import ConsoleModelAdmin, ReadOnlyConsoleModelAdmin
-from tables import models
+from casino.api import roles
+from casino.console import selectors as console_selectors
+from casino.console.admin import (
+    ConsoleModelAdmin,
+    ObjectAction,
+    ObjectActionsMixin,
+    ReadOnlyConsoleModelAdmin,
+    ReasonForm,
+)
+from casino.console.links import audit_links
+from tables import engine as eng
+from tables import models, selectors, services
+
+OPERATE = "tables.operate_table"
+DEAL = "tables.deal_round"
+
+
+def _badge(value: str) -> str:
+    return format_html('<span class="console-badge console-{}">{}</span>', value, value)
+
+
+# --- forms ---------------------------------------------------------------------------------
+
+
+class NoteForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), max_length=500, required=False, label="Note"
+    )
+
+
+class LimitsForm(NoteForm):
+    min_bet = forms.IntegerField(min_value=1, help_text="Minor units (cents).")
+    max_bet = forms.IntegerField(min_value=1)
+    box_max = forms.IntegerField(min_value=1, required=False, help_text="Empty: no box limit.")
+    min_unit = forms.IntegerField(min_value=1)
+    decision_seconds = forms.IntegerField(min_value=1, max_value=600)
+    betting_seconds = forms.IntegerField(min_value=1, max_value=3600)
+
+    field_order = [
+        "min_bet",
+        "max_bet",
+        "box_max",
+        "min_unit",
+        "decision_seconds",
+        "betting_seconds",
+        "reason",
+    ]
+
+
+class DealerForm(NoteForm):
+    dealer = forms.ModelChoiceField(queryset=get_user_model().objects.none())
+    field_order = ["dealer", "reason"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].queryset = (
+            get_user_model()
+            .objects.filter(is_active=True, groups__name=roles.DEALER)
+            .order_by("username")
+        )
+
+
+class RulesForm(ReasonForm):
+    rule_set = forms.ModelChoiceField(queryset=models.RuleSetVersion.objects.all())
+    payout_schedule = forms.ModelChoiceField(queryset=models.PayoutScheduleVersion.objects.all())
+    field_order = ["rule_set", "payout_schedule", "reason", "confirm"]
+
+
+class ShoeForm(NoteForm):
+    shuffle_method = forms.CharField(max_length=60, initial="automatic shuffler")
+    device_id = forms.CharField(max_length=64, required=False)
+    commitment = forms.RegexField(
+        regex=r"^[0-9a-f]{64}$",
+        required=False,
+        help_text="The shuffler's SHA-256 commitment, if it gives one.",
+    )
+    field_order = ["shuffle_method", "device_id", "commitment", "reason"]
+
+
+# --- table actions -------------------------------------------------------------------------
+
+
+def _status(name: str, verb: str):
+    service = getattr(services, f"table_{name}")
+
+    def perform(*, request, obj, actor, data):
+        table = service(actor=actor, table_id=obj.pk)
+        return f"Table {table.code} {verb}."
+
+    return perform
+
+
+def _limits(*, request, obj, actor, data):
+    services.table_limits_set(
+        actor=actor,
+        table_id=obj.pk,
+        min_bet=data["min_bet"],
+        max_bet=data["max_bet"],
+        box_max=data["box_max"],
+        min_unit=data["min_unit"],
+        decision_seconds=data["decision_seconds"],
+        betting_seconds=data["betting_seconds"],
+    )
+    return f"New limits for {obj.code}: they apply from the next round."
+
+
+def _dealer(*, request, obj, actor, data):
+    services.table_dealer_assign(actor=actor, table_id=obj.pk, dealer=data["dealer"])
+    return f"{data['dealer']} deals at {obj.code} from the next round."
+
+
+def _rtp_text(figure: models.RtpFigure) -> str:
+    if figure.rtp is None:
+        return "pending (the game maths is computing; refresh in a few seconds)"
+    return f"{figure.rtp * 100:.4f} %"
+
+
+def _rules(*, request, obj, actor, data):
+    _, figure = services.table_rules_set(
+        actor=actor,
+        table_id=obj.pk,
+        rule_set=data["rule_set"],
+        payout_schedule=data["payout_schedule"],
+    )
+    return (
+        f"{obj.code} plays {data['rule_set']} / {data['payout_schedule']} from the next round "
+        f"(theoretical RTP {_rtp_text(figure)})."
+    )
+
+
+def _rules_preview(*, obj, data):
+    rule_set = data.get("rule_set") or obj.rule_set
+    payouts = data.get("payout_schedule") or obj.payout_schedule
+    if isinstance(rule_set, str | int):
+        rule_set = models.RuleSetVersion.objects.filter(pk=rule_set).first()
+    if isinstance(payouts, str | int):
+        payouts = models.PayoutScheduleVersion.objects.filter(pk=payouts).first()
+    if rule_set is None or payouts is None:
+        return {"Theoretical RTP": "choose a rule set and a payout schedule"}
+    figure = services.rtp_figure(rule_set=rule_set, payout_schedule=payouts)
+    return {
+        "Rule set": str(rule_set),
+        "Payout schedule": str(payouts),
+        "Theoretical RTP": _rtp_text(figure),
+        "Method": figure.method,
+        "Currently": f"{obj.rule_set} / {obj.payout_schedule}",
+    }
+
+
+def _shoe(*, request, obj, actor, data):
+    shoe = services.shoe_load(
+        actor=actor,
+        table_id=obj.pk,
+        shuffle_method=data["shuffle_method"],
+        device_id=data["device_id"],
+        commitment=data["commitment"],
+    )
+    return f"New shoe {shoe.pk} loaded at {obj.code}; the previous shoe is retired."
+
+
+def _table_refs(obj) -> dict:
+    return {"table_id": obj.pk, "casino_id": obj.casino_id}
+
+
+TABLE_ACTIONS = (
+    ObjectAction(
+        name="open",
+        label="Open table",
+        perform=_status("open", "is open"),
+        permissions=(OPERATE,),
+        available=lambda t: t.status == models.Table.Status.CLOSED,
+        one_click=True,
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="resume",
+        label="Resume table",
+        perform=_status("resume", "is open again"),
+        permissions=(OPERATE,),
+        available=lambda t: t.status == models.Table.Status.PAUSED,
+        one_click=True,
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="pause",
+        label="Pause table",
+        perform=_status("pause", "is paused: the round in play finishes, no new round opens"),
+        permissions=(OPERATE,),
+        available=lambda t: t.status == models.Table.Status.OPEN,
+        dangerous=True,
+        help="The round in play finishes; no new round opens until the table is resumed.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="close",
+        label="Close table",
+        perform=_status("close", "is closed"),
+        permissions=(OPERATE,),
+        available=lambda t: t.status != models.Table.Status.CLOSED,
+        dangerous=True,
+        help="Refused while a round is in play. The shoe is retired and its shuffle revealed; "
+        "every player leaves their seat.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="limits",
+        label="Change limits",
+        perform=_limits,
+        permissions=(OPERATE,),
+        form=LimitsForm,
+        initial=lambda t: {
+            "min_bet": t.min_bet,
+            "max_bet": t.max_bet,
+            "box_max": t.box_max,
+            "min_unit": t.min_unit,
+            "decision_seconds": t.decision_seconds,
+            "betting_seconds": t.betting_seconds,
+        },
+        help="Limits and timers apply from the next round; the change is logged.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="dealer",
+        label="Assign dealer",
+        perform=_dealer,
+        permissions=(OPERATE,),
+        form=DealerForm,
+        initial=lambda t: {"dealer": t.dealer_id},
+        help="The new dealer deals from the next round; the rotation log records it.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="rules",
+        label="Change rules",
+        perform=_rules,
+        permissions=(OPERATE,),
+        form=RulesForm,
+        initial=lambda t: {"rule_set": t.rule_set_id, "payout_schedule": t.payout_schedule_id},
+        preview=_rules_preview,
+        dangerous=True,
+        help="Check the pair's theoretical RTP, then activate it: it applies from the next round.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="shoe",
+        label="New shoe",
+        perform=_shoe,
+        permissions=(OPERATE, DEAL),
+        form=ShoeForm,
+        available=lambda t: (
+            t.card_source == models.Table.CardSource.CARD_READER
+            and t.status != models.Table.Status.CLOSED
+        ),
+        help="Load a new shoe into the card reader with its shuffle record; the current shoe "
+        "is retired (a live round continues from the new shoe).",
+        references=_table_refs,
+    ),
+)
+
+
+# --- round actions -------------------------------------------------------------------------
+
+
+def _close_betting(*, request, obj, actor, data):
+    services.round_close_betting(actor=actor, round_id=obj.pk)
+    return f"Betting closed on round {obj}."
+
+
+def _void_request(*, request, obj, actor, data):
+    services.void_request(actor=actor, user=request.user, round_id=obj.pk, reason=data["reason"])
+    return f"Void of round {obj} requested: a floor supervisor must approve it."
+
+
+def _void_approve(*, request, obj, actor, data):
+    services.void_approve(actor=actor, user=request.user, round_id=obj.pk)
+    return f"Round {obj} voided: undecided stakes are returned."
+
+
+def _resume(*, request, obj, actor, data):
+    services.round_resume(actor=actor, round_id=obj.pk, note=data["reason"])
+    return f"Round {obj} resumed."
+
+
+def _live(rnd) -> bool:
+    return rnd.phase in models.Round.LIVE
+
+
+def _voidable(rnd) -> bool:
+    return rnd.phase in (*models.Round.LIVE, models.Round.Phase.SETTLING)
+
+
+def _void_waiting(rnd) -> bool:
+    return _voidable(rnd) and rnd.void_requests.filter(status="requested").exists()
+
+
+def _round_refs(obj) -> dict:
+    return {"round_id": obj.pk, "table_id": obj.table_id}
+
+
+ROUND_ACTIONS = (
+    ObjectAction(
+        name="close-betting",
+        label="Close betting",
+        perform=_close_betting,
+        permissions=(DEAL, OPERATE),
+        available=lambda r: r.phase == models.Round.Phase.OPEN,
+        one_click=True,
+        references=_round_refs,
+    ),
+    ObjectAction(
+        name="resume",
+        label="Resume round",
+        perform=_resume,
+        permissions=(OPERATE,),
+        available=lambda r: bool(r.suspended_reason) and _live(r),
+        dangerous=True,
+        help="Resume after the correct card has been placed next in the reader.",
+        references=_round_refs,
+    ),
+    ObjectAction(
+        name="void-request",
+        label="Request void",
+        perform=_void_request,
+        permissions=("tables.request_void",),
+        available=lambda r: _voidable(r) and not r.void_requests.exists(),
+        dangerous=True,
+        help="Outcomes already decided stand; every undecided stake is returned. Nothing "
+        "happens until a different floor supervisor approves.",
+        references=_round_refs,
+    ),
+    ObjectAction(
+        name="void-approve",
+        label="Approve void",
+        perform=_void_approve,
+        permissions=("tables.approve_void",),
+        available=_void_waiting,
+        dangerous=True,
+        help="Approve the void requested by another staff member (never your own request).",
+        references=_round_refs,
+    ),
+)
+
+
+# --- admins --------------------------------------------------------------------------------
 
 
 @admin.register(models.Casino, models.Pit)
@@ -12,32 +368,385 @@ class SiteAdmin(ConsoleModelAdmin):
     list_display = ("code", "name")
 
 
+class TableChangeInline(admin.TabularInline):
+    model = models.TableChange
+    fields = ("changed_at", "kind", "before", "after", "changed_by")
+    readonly_fields = fields
+    extra = 0
+    max_num = 0
+    can_delete = False
+    ordering = ("-changed_at", "-id")
+    verbose_name_plural = "Changes (limits, rules, dealer, status)"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).order_by("-changed_at", "-id")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(models.Table)
-class TableAdmin(ReadOnlyConsoleModelAdmin):
-    list_display = ("code", "name", "status", "rule_set", "payout_schedule", "card_source")
-    list_filter = ("status", "card_source")
+class TableAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
+    list_display = (
+        "code",
+        "name",
+        "status_badge",
+        "dealer",
+        "current_round",
+        "limits",
+        "rule_set",
+        "payout_schedule",
+        "card_source",
+    )
+    list_display_links = ("code", "name")
+    list_filter = ("status", "card_source", "casino")
+    search_fields = ("code", "name")
+    list_select_related = ("dealer", "rule_set", "payout_schedule")
+    fieldsets = (
+        (None, {"fields": ("code", "name", "casino", "pit", "status", "dealer", "card_source")}),
+        ("Rules", {"fields": ("rule_set", "payout_schedule", "currency")}),
+        (
+            "Limits and timers",
+            {
+                "fields": (
+                    "min_bet",
+                    "max_bet",
+                    "box_max",
+                    "min_unit",
+                    "decision_seconds",
+                    "betting_seconds",
+                )
+            },
+        ),
+        ("Counters", {"fields": ("rounds_played",)}),
+    )
+    inlines = [TableChangeInline]
+    object_actions = TABLE_ACTIONS
+    console_panel_template = "console/table_panel.html"
+
+    @admin.display(description="status", ordering="status")
+    def status_badge(self, obj):
+        return _badge(obj.status)
+
+    @admin.display(description="limits")
+    def limits(self, obj):
+        return f"{obj.min_bet}-{obj.max_bet} {obj.currency}"
+
+    @admin.display(description="round")
+    def current_round(self, obj):
+        rnd = models.Round.objects.filter(table=obj).order_by("-number").first()
+        if rnd is None:
+            return "—"
+        url = reverse("admin:tables_round_change", args=[rnd.pk])
+        return format_html('<a href="{}">#{}</a> {}', url, rnd.number, _badge(rnd.phase))
+
+    def console_panel_context(self, request, obj):
+        rnd = selectors.round_current(table=obj)
+        return {
+            "current_round": rnd,
+            "shoe": models.Shoe.objects.filter(table=obj, retired_at__isnull=True)
+            .defer("order", "seen")
+            .first(),
+            "assignments": obj.dealer_assignments.select_related("dealer")[:5],
+            "floor_url": reverse("admin:tables_table_floor"),
+            "links": audit_links(table=obj),
+        }
+
+    def get_urls(self):
+        floor = [
+            path("floor/", self.admin_site.admin_view(self.floor_view), name="tables_table_floor"),
+            path(
+                "floor/fragment/",
+                self.admin_site.admin_view(self.floor_fragment_view),
+                name="tables_table_floor_fragment",
+            ),
+            path(
+                "floor.json",
+                self.admin_site.admin_view(self.floor_json_view),
+                name="tables_table_floor_json",
+            ),
+        ]
+        return floor + super().get_urls()
+
+    def _floor_check(self, request):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+
+    def floor_view(self, request):
+        self._floor_check(request)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Floor",
+            "opts": self.model._meta,
+            "floor": console_selectors.floor_overview(),
+            "links": audit_links(),
+        }
+        return TemplateResponse(request, "console/floor_page.html", context)
+
+    def floor_fragment_view(self, request):
+        self._floor_check(request)
+        context = {"floor": console_selectors.floor_overview(), "request": request}
+        return TemplateResponse(request, "console/floor.html", context)
+
+    def floor_json_view(self, request):
+        self._floor_check(request)
+        return JsonResponse(console_selectors.floor_overview().as_json())
 
 
 @admin.register(models.Round)
-class RoundAdmin(ReadOnlyConsoleModelAdmin):
-    list_display = ("table", "number", "phase", "seq", "suspended_reason", "opened_at")
-    list_filter = ("phase",)
+class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
+    list_display = (
+        "__str__",
+        "table",
+        "number",
+        "phase_badge",
+        "suspended_reason",
+        "dealer",
+        "opened_at",
+        "finished_at",
+    )
+    list_filter = ("phase", "table")
+    list_select_related = ("table", "dealer")
+    search_fields = ("table__code", "=number", "=id")
+    date_hierarchy = "opened_at"
+    show_full_result_count = False
+    exclude = ("state", "settlement")
+    readonly_fields = ("settlement_pretty",)
+    object_actions = ROUND_ACTIONS
+    console_panel_template = "console/round_panel_live.html"
+
+    @admin.display(description="phase", ordering="phase")
+    def phase_badge(self, obj):
+        return _badge(obj.phase)
+
+    @admin.display(description="settlement")
+    def settlement_pretty(self, obj):
+        if not obj.settlement:
+            return "—"
+        return format_html(
+            "<pre class='console-json'>{}</pre>", json.dumps(obj.settlement, indent=2)
+        )
+
+    def get_urls(self):
+        panel = path(
+            "<path:object_id>/panel/",
+            self.admin_site.admin_view(self.panel_view),
+            name="tables_round_panel",
+        )
+        return [panel, *super().get_urls()]
+
+    def round_panel_context(self, rnd) -> dict:
+        state = None
+        try:
+            state = selectors.round_public_state(rnd)
+        except Exception as exc:  # a broken round must still show its page
+            state = {"error": str(exc)}
+        return {
+            "round": rnd,
+            "state": state,
+            "bets": list(rnd.bets.select_related("player")),
+            "decisions": list(rnd.decisions.order_by("-seq")[:30]),
+            "events": list(rnd.events.order_by("-id")[:30]),
+            "void": rnd.void_requests.select_related("requested_by", "approved_by").first(),
+            "links": audit_links(round=rnd),
+        }
+
+    def console_panel_context(self, request, obj):
+        return {
+            **self.round_panel_context(obj),
+            "panel_url": reverse("admin:tables_round_panel", args=[obj.pk]),
+            "live": obj.phase in (*models.Round.LIVE, models.Round.Phase.SETTLING),
+        }
+
+    def panel_view(self, request, object_id):
+        rnd = self.get_object(request, object_id)
+        if rnd is None or not self.has_view_permission(request, rnd):
+            raise PermissionDenied
+        context = {"request": request, **self.round_panel_context(rnd)}
+        return TemplateResponse(request, "console/round_panel.html", context)
+
+
+# --- rule versions -------------------------------------------------------------------------
+
+
+def _pretty(document) -> str:
+    return json.dumps(document, indent=2, sort_keys=True)
+
+
+class _VersionForm(NoteForm):
+    name = forms.SlugField(max_length=60)
+    document = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 24, "cols": 90, "class": "console-code"}),
+        help_text="The engine's JSON document; validated by the engine before it is saved.",
+    )
+    field_order = ["name", "document", "reason"]
+    engine_class = None
+
+    def clean_document(self):
+        try:
+            document = json.loads(self.cleaned_data["document"])
+        except ValueError as exc:
+            raise forms.ValidationError(f"Not valid JSON: {exc}") from None
+        if not isinstance(document, dict):
+            raise forms.ValidationError("The document must be a JSON object.")
+        try:
+            self.engine_class.from_json(document).validate()
+        except (eng.EngineError, ValueError, TypeError, KeyError) as exc:
+            raise forms.ValidationError(f"The engine refuses it: {exc}") from None
+        return document
+
+
+class RuleSetForm(_VersionForm):
+    engine_class = eng.RuleSet
+
+
+class PayoutScheduleForm(_VersionForm):
+    engine_class = eng.PayoutSchedule
+
+
+def _version_create(service, admin_name: str):
+    def perform(*, request, obj, actor, data):
+        version = service(
+            actor=actor, name=data["name"], document=data["document"], user=request.user
+        )
+        return reverse(f"admin:tables_{admin_name}_change", args=[version.pk])
+
+    return perform
+
+
+class _VersionAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
+    """Versions are immutable (the database refuses edits of versions in use): the page is
+    read-only; "New version from this" opens a form prefilled with the document."""
+
+    list_display = ("name", "version", "in_use", "created_at", "created_by")
+    list_filter = ("name",)
+    search_fields = ("name",)
+    exclude = ("document",)
+    readonly_fields = ("document_pretty", "in_use", "rtp_figures")
+    used_by_field = ""
+
+    @admin.display(description="document")
+    def document_pretty(self, obj):
+        return format_html("<pre class='console-json'>{}</pre>", _pretty(obj.document))
+
+    @admin.display(description="in use", boolean=True)
+    def in_use(self, obj):
+        return (
+            models.Round.objects.filter(**{self.used_by_field: obj}).exists()
+            or models.Table.objects.filter(**{self.used_by_field: obj}).exists()
+        )
+
+    @admin.display(description="theoretical RTP")
+    def rtp_figures(self, obj):
+        figures = models.RtpFigure.objects.filter(**{self.used_by_field: obj}).select_related(
+            "rule_set", "payout_schedule"
+        )
+        rows = [
+            format_html(
+                "<li>{} / {}: <strong>{}</strong></li>",
+                f.rule_set,
+                f.payout_schedule,
+                _rtp_text(f),
+            )
+            for f in figures
+        ]
+        if not rows:
+            return "none computed yet (choose a pair under a table's “Change rules”)"
+        return format_html("<ul class='console-rtp'>{}</ul>", format_html("".join(rows)))
+
+
+@admin.register(models.RuleSetVersion)
+class RuleSetVersionAdmin(_VersionAdmin):
+    used_by_field = "rule_set"
+    object_actions = (
+        ObjectAction(
+            name="new-version",
+            label="New version from this",
+            perform=_version_create(services.rule_set_version_create, "rulesetversion"),
+            permissions=("tables.add_rulesetversion",),
+            form=RuleSetForm,
+            initial=lambda v: {"name": v.name, "document": _pretty(v.document)},
+            help="Edit the rules; the engine validates them. The new version is activated on a "
+            "table with “Change rules”, which shows its theoretical RTP first.",
+        ),
+    )
+
+
+@admin.register(models.PayoutScheduleVersion)
+class PayoutScheduleVersionAdmin(_VersionAdmin):
+    used_by_field = "payout_schedule"
+    object_actions = (
+        ObjectAction(
+            name="new-version",
+            label="New version from this",
+            perform=_version_create(
+                services.payout_schedule_version_create, "payoutscheduleversion"
+            ),
+            permissions=("tables.add_payoutscheduleversion",),
+            form=PayoutScheduleForm,
+            initial=lambda v: {"name": v.name, "document": _pretty(v.document)},
+            help="Edit the payouts; the engine validates them. Activate the new version on a "
+            "table with “Change rules”, which shows its theoretical RTP first.",
+        ),
+    )
+
+
+@admin.register(models.RtpFigure)
+class RtpFigureAdmin(ReadOnlyConsoleModelAdmin):
+    list_display = ("rule_set", "payout_schedule", "rtp", "method", "computed_at")
+
+
+@admin.register(models.VoidRequest)
+class VoidRequestAdmin(ReadOnlyConsoleModelAdmin):
+    list_display = ("round", "status", "reason", "requested_by", "requested_at", "approved_by")
+    list_filter = ("status",)
+
+
+@admin.register(models.TableChange)
+class TableChangeAdmin(ReadOnlyConsoleModelAdmin):
+    list_display = ("table", "kind", "changed_by", "changed_at")
+    list_filter = ("kind", "table")
+
+
+@admin.register(models.DealerAssignment)
+class DealerAssignmentAdmin(ReadOnlyConsoleModelAdmin):
+    list_display = ("table", "dealer", "started_at", "ended_at", "assigned_by")
+    list_filter = ("table",)
+
+
+@admin.register(models.Shoe)
+class ShoeAdmin(ReadOnlyConsoleModelAdmin):
+    list_display = (
+        "__str__",
+        "table",
+        "source",
+        "cards_dealt",
+        "created_at",
+        "retired_at",
+        "verified",
+    )
+    list_filter = ("source", "table", "verified")
+    exclude = ("order", "seen")
+
+
+@admin.register(models.Shuffle)
+class ShuffleAdmin(ReadOnlyConsoleModelAdmin):
+    list_display = ("__str__", "method", "commitment", "cards", "created_at", "revealed_at")
+    exclude = ("salt", "sealed_order")  # secret until the shoe retires; the audit log reveals
 
 
 @admin.register(
-    models.RuleSetVersion,
-    models.PayoutScheduleVersion,
-    models.RtpFigure,
-    models.TableChange,
-    models.DealerAssignment,
     models.Seat,
-    models.Shoe,
-    models.Shuffle,
     models.RoundEvent,
     models.Bet,
     models.Hand,
     models.Decision,
-    models.VoidRequest,
 )
 class TablesRecordAdmin(ReadOnlyConsoleModelAdmin):
     pass

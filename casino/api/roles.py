@@ -14,6 +14,9 @@ DEALER = "dealer"
 AUDITOR = "auditor"
 OPERATOR_INTEGRATION = "operator_integration"
 DEALER_DEVICE = "dealer_device"
+# An operator's own staff in the pit console: their operator's players, wallets and money only
+# (linked to the operator by casino.console.models.OperatorStaff; no link, nothing shown).
+OPERATOR_STAFF = "operator_staff"
 
 _VIEW_ALL = [
     "ledger.view_operator",
@@ -23,11 +26,28 @@ _VIEW_ALL = [
     "ledger.view_accounting",
     "ledger.view_correction",
     "ledger.view_operatorevent",
+    "ledger.view_webhookattempt",
     "tables.view_casino",
+    "tables.view_pit",
     "tables.view_table",
+    "tables.view_round",
+    "tables.view_rulesetversion",
+    "tables.view_payoutscheduleversion",
+    "tables.view_rtpfigure",
+    "tables.view_tablechange",
+    "tables.view_dealerassignment",
+    "tables.view_seat",
+    "tables.view_shoe",
+    "tables.view_shuffle",
+    "tables.view_roundevent",
+    "tables.view_bet",
+    "tables.view_hand",
+    "tables.view_decision",
+    "tables.view_voidrequest",
     "audit.view_auditevent",
     "api.view_apikey",
     "api.view_devicetoken",
+    "console.view_operatorstaff",
 ]
 
 ROLE_PERMISSIONS: dict[str, list[str]] = {
@@ -49,12 +69,23 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "ledger.change_operator",
         "ledger.add_correction",
         "ledger.approve_correction",
+        "tables.add_rulesetversion",
+        "tables.add_payoutscheduleversion",
+        "console.add_operatorstaff",
+        "console.change_operatorstaff",
+        "console.delete_operatorstaff",
         "api.add_apikey",
         "api.change_apikey",
         "api.add_devicetoken",
         "api.change_devicetoken",
     ],
-    DEALER: ["tables.view_table", "tables.deal_round"],
+    DEALER: ["tables.view_table", "tables.view_round", "tables.deal_round"],
+    OPERATOR_STAFF: [
+        "ledger.view_player",
+        "ledger.view_account",
+        "ledger.view_transaction",
+        "ledger.view_operatorevent",
+    ],
     AUDITOR: list(_VIEW_ALL),
     OPERATOR_INTEGRATION: [
         "ledger.view_player",

@@ -21,10 +21,15 @@ def admin_change_recorded(*, actor: Actor, obj, action_flag: int, message: str) 
     )
 
 
-def admin_action_performed(*, actor: Actor, action: str, obj, reason: str) -> None:
+def admin_action_performed(
+    *, actor: Actor, action: str, obj, reason: str, **references: int | None
+) -> None:
+    """A console button or action was used on ``obj`` (the service it called records the
+    change itself; this records who pressed it in the console, and why)."""
     audit_event_record(
         name="admin.action",
         actor=actor,
+        **references,
         payload={
             "action": action,
             "model": obj._meta.label_lower,

@@ -1,0 +1,60 @@
+"""Links from the pit console to the audit pages: the log, its verification status, round
+replays and reports (the audit app's pages are linked when they exist)."""
+
+from __future__ import annotations
+
+from django.urls import NoReverseMatch, reverse
+
+from audit.selectors import audit_verification_latest
+
+
+def _url(name: str, query: str = "", **kwargs) -> str | None:
+    """A page of the audit app if it is installed (its URL name resolves), else None."""
+    try:
+        return reverse(name, kwargs=kwargs or None) + query
+    except NoReverseMatch:
+        return None
+
+
+def _admin(name: str, query: str = "") -> str | None:
+    return _url(f"admin:{name}", query)
+
+
+def audit_links(*, table=None, round=None, user=None) -> list[dict]:
+    """[{label, url}] for the audit pages about a round, a table or the whole floor."""
+    log = reverse("admin:audit_auditevent_changelist")
+    if round is not None:
+        candidates = [
+            ("Round replay", _url("audit-console-replay", round_id=round.pk)),
+            ("Audit events of this round", f"{log}?round_id={round.pk}"),
+            (
+                "Disputes about this round",
+                _admin("audit_disputecase_changelist", f"?round__id__exact={round.pk}"),
+            ),
+        ]
+    elif table is not None:
+        report = _url("audit-console-report", f"?table={table.pk}", kind="table-shift")
+        candidates = [
+            ("Table report", report),
+            ("Audit events of this table", f"{log}?table_id={table.pk}"),
+        ]
+    else:
+        candidates = [
+            ("Reports", _url("audit-console-reports")),
+            ("Round replay", _url("audit-console-replay-find")),
+            ("Disputes", _admin("audit_disputecase_changelist")),
+            ("Audit log", log),
+        ]
+    return [{"label": label, "url": url} for label, url in candidates if url]
+
+
+def verification_status() -> dict:
+    """The chain verification's last recorded outcome, for the dashboard's status line."""
+    latest = audit_verification_latest()
+    if latest is None:
+        return {"state": "unknown", "text": "Audit chain: not verified yet"}
+    url = reverse("admin:audit_auditevent_change", args=[latest["event_id"]])
+    when = latest["recorded_at"].strftime("%Y-%m-%d %H:%M")
+    if latest.get("ok"):
+        return {"state": "ok", "text": f"Audit chain verified {when}", "url": url}
+    return {"state": "failed", "text": f"Audit chain verification FAILED {when}", "url": url}
