@@ -1,12 +1,16 @@
-"""The audit log in the admin: read-only for everyone, and every look at it is recorded."""
+"""The audit log in the admin: read-only for everyone, and every look at it is recorded; dispute
+cases, opened and worked through their services."""
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.db import transaction
+from django.urls import reverse
+from django.utils.html import format_html
 
-from audit import events
-from audit.models import AuditEvent
+from audit import disputes, events
+from audit.models import AuditEvent, DisputeCase, DisputeNote
 from casino.actors import Actor
-from casino.console.admin import ReadOnlyConsoleModelAdmin
+from casino.console.admin import ConsoleModelAdmin, ReadOnlyConsoleModelAdmin, confirmed_action
 
 
 @admin.register(AuditEvent)
@@ -42,3 +46,206 @@ class AuditEventAdmin(ReadOnlyConsoleModelAdmin):
     def _viewed(request, what: str, **detail) -> None:
         with transaction.atomic():
             events.viewed(actor=Actor.from_request(request), what=what, detail=detail)
+
+
+class DisputeNoteInline(admin.TabularInline):
+    model = DisputeNote
+    extra = 0
+    can_delete = False
+    fields = ["created_at", "kind", "text", "evidence_ref", "author"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class DisputeOpenForm(forms.ModelForm):
+    bet_ref = forms.CharField(max_length=40, required=False, help_text="leave empty: whole round")
+
+    class Meta:
+        model = DisputeCase
+        fields = ["round", "claim", "claimant"]
+
+
+@admin.register(DisputeCase)
+class DisputeCaseAdmin(ConsoleModelAdmin):
+    """Cases are opened here (through ``dispute_open``) and worked with the actions below,
+    which call the same services as the API; nothing is edited in place."""
+
+    list_display = ["id", "round", "bet", "status", "opened_by", "opened_at", "correction"]
+    list_filter = ["status"]
+    raw_id_fields = ["round"]
+    inlines = [DisputeNoteInline]
+    actions = ["investigate", "add_note", "add_evidence", "reject", "uphold", "approve_correction"]
+    readonly_fields = [
+        "round",
+        "bet",
+        "claim",
+        "claimant",
+        "status",
+        "opened_by",
+        "opened_at",
+        "replay_link",
+        "replay_status",
+        "resolution",
+        "resolved_by",
+        "resolved_at",
+        "correction",
+    ]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = DisputeOpenForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.readonly_fields if obj is not None else []
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["round", "bet_ref", "claim", "claimant"]
+        return self.readonly_fields
+
+    def has_change_permission(self, request, obj=None):
+        # The change page is read-only; the actions check their own permissions.
+        return obj is None and request.user.has_perm("audit.view_disputecase")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        case = disputes.dispute_open(
+            actor=Actor.from_request(request),
+            user=request.user,
+            round_id=form.cleaned_data["round"].pk,
+            bet_ref=form.cleaned_data.get("bet_ref", ""),
+            claim=form.cleaned_data["claim"],
+            claimant=form.cleaned_data.get("claimant", ""),
+        )
+        obj.pk = case.pk
+        obj._state.adding = False
+
+    @admin.display(description="Replay")
+    def replay_link(self, obj):
+        url = reverse("audit-console-replay", kwargs={"round_id": obj.round_id})
+        return format_html('<a href="{}">open the replay of round {}</a>', url, obj.round_id)
+
+    @admin.display(description="Replay attached")
+    def replay_status(self, obj):
+        replay = obj.replay or {}
+        return f"{replay.get('status', '-')} ({len(replay.get('differences', []))} differences)"
+
+    def _act(self, request, queryset, *, perm, title, name, perform):
+        if not request.user.has_perm(perm):
+            self.message_user(request, "Your role does not allow this.", messages.ERROR)
+            return None
+        return confirmed_action(
+            modeladmin=self,
+            request=request,
+            queryset=queryset,
+            title=title,
+            action_name=name,
+            perform=perform,
+        )
+
+    @admin.action(description="Start the investigation")
+    def investigate(self, request, queryset):
+        def perform(*, obj, actor, reason):
+            disputes.dispute_investigate(
+                actor=actor, user=request.user, case_id=obj.pk, note=reason
+            )
+
+        return self._act(
+            request,
+            queryset,
+            perm="audit.work_dispute",
+            title="Investigate",
+            name="investigate",
+            perform=perform,
+        )
+
+    @admin.action(description="Add a staff note")
+    def add_note(self, request, queryset):
+        def perform(*, obj, actor, reason):
+            disputes.dispute_note_add(actor=actor, user=request.user, case_id=obj.pk, text=reason)
+
+        return self._act(
+            request,
+            queryset,
+            perm="audit.work_dispute",
+            title="Add note",
+            name="add_note",
+            perform=perform,
+        )
+
+    @admin.action(description="Add an evidence reference (e.g. video timecode)")
+    def add_evidence(self, request, queryset):
+        def perform(*, obj, actor, reason):
+            disputes.dispute_note_add(
+                actor=actor,
+                user=request.user,
+                case_id=obj.pk,
+                kind="evidence",
+                text="evidence",
+                evidence_ref=reason,
+            )
+
+        return self._act(
+            request,
+            queryset,
+            perm="audit.work_dispute",
+            title="Add evidence",
+            name="add_evidence",
+            perform=perform,
+        )
+
+    @admin.action(description="Resolve: reject the claim")
+    def reject(self, request, queryset):
+        def perform(*, obj, actor, reason):
+            disputes.dispute_reject(
+                actor=actor, user=request.user, case_id=obj.pk, resolution=reason
+            )
+
+        return self._act(
+            request,
+            queryset,
+            perm="audit.resolve_dispute",
+            title="Reject",
+            name="reject",
+            perform=perform,
+        )
+
+    @admin.action(description="Resolve: uphold the claim (correction to the replay's payouts)")
+    def uphold(self, request, queryset):
+        def perform(*, obj, actor, reason):
+            disputes.dispute_uphold(
+                actor=actor, user=request.user, case_id=obj.pk, resolution=reason
+            )
+
+        return self._act(
+            request,
+            queryset,
+            perm="audit.resolve_dispute",
+            title="Uphold",
+            name="uphold",
+            perform=perform,
+        )
+
+    @admin.action(description="Approve the upheld case's correction (another staff member)")
+    def approve_correction(self, request, queryset):
+        def perform(*, obj, actor, reason):
+            disputes.dispute_correction_approve(
+                actor=actor, user=request.user, case_id=obj.pk, note=reason
+            )
+
+        return self._act(
+            request,
+            queryset,
+            perm="ledger.approve_correction",
+            title="Approve correction",
+            name="approve_correction",
+            perform=perform,
+        )

@@ -59,3 +59,84 @@ def verification_recorded(*, actor: Actor, report: dict[str, Any]) -> None:
     audit_event_record(
         name=VERIFIED if report["ok"] else VERIFICATION_FAILED, actor=actor, payload=report
     )
+
+
+# --- dispute cases (audit/disputes.py) ------------------------------------------------------
+
+DISPUTE_OPENED = "dispute.opened"
+DISPUTE_NOTE_ADDED = "dispute.note_added"
+DISPUTE_INVESTIGATING = "dispute.investigating"
+DISPUTE_REPLAY_ATTACHED = "dispute.replay_attached"
+DISPUTE_UPHELD = "dispute.resolved_upheld"
+DISPUTE_REJECTED = "dispute.resolved_rejected"
+DISPUTE_CORRECTION_APPROVED = "dispute.correction_approved"
+
+
+def _dispute_event(name: str, *, actor: Actor, case, payload: dict[str, Any]) -> None:
+    audit_event_record(
+        name=name,
+        actor=actor,
+        table_id=case.round.table_id,
+        round_id=case.round_id,
+        bet_id=case.bet_id,
+        payload={"dispute_id": case.pk, "status": case.status, **payload},
+    )
+
+
+def dispute_opened(*, actor: Actor, case) -> None:
+    _dispute_event(
+        DISPUTE_OPENED,
+        actor=actor,
+        case=case,
+        payload={
+            "claim": case.claim,
+            "claimant": case.claimant,
+            "replay_status": (case.replay or {}).get("status"),
+        },
+    )
+
+
+def dispute_note_added(*, actor: Actor, case, note) -> None:
+    _dispute_event(
+        DISPUTE_NOTE_ADDED,
+        actor=actor,
+        case=case,
+        payload={
+            "note_id": note.pk,
+            "kind": note.kind,
+            "text": note.text,
+            "evidence_ref": note.evidence_ref,
+        },
+    )
+
+
+def dispute_investigating(*, actor: Actor, case) -> None:
+    _dispute_event(DISPUTE_INVESTIGATING, actor=actor, case=case, payload={})
+
+
+def dispute_replay_attached(*, actor: Actor, case) -> None:
+    replay = case.replay or {}
+    _dispute_event(
+        DISPUTE_REPLAY_ATTACHED,
+        actor=actor,
+        case=case,
+        payload={"status": replay.get("status"), "differences": len(replay.get("differences", []))},
+    )
+
+
+def dispute_resolved(*, actor: Actor, case) -> None:
+    _dispute_event(
+        DISPUTE_UPHELD if case.status == "resolved_upheld" else DISPUTE_REJECTED,
+        actor=actor,
+        case=case,
+        payload={"resolution": case.resolution, "correction_id": case.correction_id},
+    )
+
+
+def dispute_correction_approved(*, actor: Actor, case) -> None:
+    _dispute_event(
+        DISPUTE_CORRECTION_APPROVED,
+        actor=actor,
+        case=case,
+        payload={"correction_id": case.correction_id},
+    )

@@ -1,4 +1,6 @@
+from django.conf import settings
 from django.db import models
+from django_fsm import FSMField, transition
 
 
 class CurrentTransactionId(models.Func):
@@ -43,6 +45,7 @@ class AuditEvent(models.Model):
 
     class Meta:
         ordering = ["id"]
+        permissions = [("view_report", "Can view and export the audit reports")]
         indexes = [
             models.Index(fields=["actor_kind", "actor_id"], name="audit_actor_idx"),
             models.Index(fields=["txid", "id"], name="audit_seal_order_idx"),
@@ -86,3 +89,84 @@ class AuditSeal(models.Model):
 
     def __str__(self) -> str:
         return f"seal {self.seq} ({self.event_count} events)"
+
+
+class DisputeCase(models.Model):
+    """A player's or operator's claim against a round or one bet, worked by the pit.
+
+    open -> investigating -> resolved_upheld | resolved_rejected (django-fsm; every step is a
+    service in ``audit/disputes.py`` that records its audit event). An upheld case asks the
+    ledger for a correction of the round's settlement (``correction``), which another staff
+    member must approve. ``replay`` is the round's replay as attached to the case (summary:
+    status, differences, per-bet totals, when and by which software version).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        INVESTIGATING = "investigating"
+        RESOLVED_UPHELD = "resolved_upheld"
+        RESOLVED_REJECTED = "resolved_rejected"
+
+    round = models.ForeignKey("tables.Round", on_delete=models.PROTECT, related_name="+")
+    bet = models.ForeignKey(
+        "tables.Bet", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    claim = models.TextField(max_length=2000)
+    claimant = models.CharField(max_length=200, blank=True, default="")
+    status = FSMField(default=Status.OPEN, choices=Status.choices)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    opened_at = models.DateTimeField(auto_now_add=True)
+    replay = models.JSONField(null=True, blank=True)
+    resolution = models.TextField(max_length=2000, blank=True, default="")
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    correction = models.ForeignKey(
+        "ledger.Correction", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-id"]
+        permissions = [
+            ("work_dispute", "Can investigate dispute cases and add notes and evidence"),
+            ("resolve_dispute", "Can resolve dispute cases (uphold or reject)"),
+        ]
+
+    def __str__(self) -> str:
+        return f"dispute #{self.pk} on round {self.round_id} ({self.status})"
+
+    @transition(field=status, source=Status.OPEN, target=Status.INVESTIGATING)
+    def investigate(self) -> None:
+        pass
+
+    @transition(field=status, source=Status.INVESTIGATING, target=Status.RESOLVED_UPHELD)
+    def uphold(self) -> None:
+        pass
+
+    @transition(field=status, source=Status.INVESTIGATING, target=Status.RESOLVED_REJECTED)
+    def reject(self) -> None:
+        pass
+
+
+class DisputeNote(models.Model):
+    """A staff note or an evidence reference (e.g. a video timecode) on a dispute case."""
+
+    class Kind(models.TextChoices):
+        NOTE = "note"
+        EVIDENCE = "evidence"
+
+    case = models.ForeignKey(DisputeCase, on_delete=models.PROTECT, related_name="notes")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.NOTE)
+    text = models.TextField(max_length=2000)
+    evidence_ref = models.CharField(max_length=200, blank=True, default="")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on dispute {self.case_id}"

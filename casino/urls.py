@@ -14,6 +14,7 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("admin/audit/", include("audit.console_urls")),  # report and replay pages
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
 ]

@@ -45,6 +45,8 @@ _VIEW_ALL = [
     "tables.view_decision",
     "tables.view_voidrequest",
     "audit.view_auditevent",
+    "audit.view_report",
+    "audit.view_disputecase",
     "api.view_apikey",
     "api.view_devicetoken",
     "console.view_operatorstaff",
@@ -59,6 +61,8 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "api.add_devicetoken",
         "api.change_devicetoken",
         "ledger.add_correction",
+        "audit.add_disputecase",
+        "audit.work_dispute",
     ],
     FLOOR_SUPERVISOR: [
         *_VIEW_ALL,
@@ -78,6 +82,9 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "api.change_apikey",
         "api.add_devicetoken",
         "api.change_devicetoken",
+        "audit.add_disputecase",
+        "audit.work_dispute",
+        "audit.resolve_dispute",
     ],
     DEALER: ["tables.view_table", "tables.view_round", "tables.deal_round"],
     OPERATOR_STAFF: [

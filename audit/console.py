@@ -1,0 +1,140 @@
+"""Pit console pages of the audit app: the reports (HTML, CSV, PDF) and round replays.
+
+Plain views inside the admin (``admin.site.admin_view``: staff login, the admin's look), mounted
+at ``/admin/audit/reports/`` and ``/admin/audit/replay/`` (``audit/console_urls.py``). They call
+the same services as the API, and every read is recorded (``audit.viewed``).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.safestring import mark_safe
+from rest_framework.exceptions import ValidationError
+
+from audit import events
+from audit.exports import cell, report_csv, report_pdf, rtp_chart_svg
+from audit.replay import round_replay
+from audit.report_views import report_query
+from audit.reports import REPORTS, report_generate
+from casino.actors import Actor
+from casino.errors import DomainError
+from tables.models import Table
+
+EXPORTS = {"csv": ("text/csv; charset=utf-8", report_csv), "pdf": ("application/pdf", report_pdf)}
+
+
+def _require(request, perm: str) -> None:
+    if not request.user.has_perm(perm):
+        raise PermissionDenied
+
+
+def _context(request, title: str, **extra):
+    return {**admin.site.each_context(request), "title": title, **extra}
+
+
+def reports_index(request):
+    _require(request, "audit.view_report")
+    tables = Table.objects.order_by("code").values_list("pk", "code")
+    return TemplateResponse(
+        request,
+        "audit/reports_index.html",
+        _context(request, "Reports", reports=REPORTS.items(), tables=tables),
+    )
+
+
+def report_page(request, kind: str):
+    _require(request, "audit.view_report")
+    if kind not in REPORTS:
+        return redirect("audit-console-reports")
+    export = request.GET.get("export", "")
+    rendering = export if export in EXPORTS else "html"
+    try:
+        report = report_generate(
+            actor=Actor.from_request(request),
+            kind=kind,
+            rendering=rendering,
+            **report_query(request.GET),
+        )
+    except DomainError as exc:
+        return TemplateResponse(
+            request,
+            "audit/reports_index.html",
+            _context(
+                request,
+                "Reports",
+                reports=REPORTS.items(),
+                tables=Table.objects.order_by("code").values_list("pk", "code"),
+                error=exc.detail,
+            ),
+            status=exc.status,
+        )
+    except ValidationError as exc:  # the query's dates or ids
+        return HttpResponse(f"Invalid report parameters: {exc.detail}", status=400)
+    if rendering in EXPORTS:
+        content_type, render = EXPORTS[rendering]
+        response = HttpResponse(render(report), content_type=content_type)
+        name = f"{kind}_{report.period.date_from}_{report.period.date_to}.{rendering}"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+    rows = [[cell(row.get(key)) for key, _ in report.columns] for row in report.rows]
+    flagged = [
+        bool(row.get("flagged") or str(row.get("flag", "")).startswith("OUTSIDE"))
+        for row in report.rows
+    ]
+    query = request.GET.copy()
+    query.pop("export", None)
+    return TemplateResponse(
+        request,
+        "audit/report.html",
+        _context(
+            request,
+            report.title,
+            report=report,
+            rows=list(zip(rows, flagged, strict=True)),
+            totals_keys=list(report.totals[0]) if report.totals else [],
+            totals=[[cell(t.get(k)) for k in report.totals[0]] for t in report.totals],
+            chart_svg=mark_safe(rtp_chart_svg(report.chart)),  # noqa: S308 - built escaped
+            query=query.urlencode(),
+        ),
+    )
+
+
+def replay_lookup(request):
+    _require(request, "audit.view_auditevent")
+    round_id = request.GET.get("round", "")
+    if round_id.isdigit():
+        return redirect("audit-console-replay", round_id=int(round_id))
+    return TemplateResponse(request, "audit/replay_lookup.html", _context(request, "Round replay"))
+
+
+def replay_page(request, round_id: int):
+    _require(request, "audit.view_auditevent")
+    try:
+        replay = round_replay(round_id=round_id)
+    except DomainError as exc:
+        return TemplateResponse(
+            request,
+            "audit/replay_lookup.html",
+            _context(request, "Round replay", error=exc.detail),
+            status=exc.status,
+        )
+    with transaction.atomic():
+        events.viewed(
+            actor=Actor.from_request(request),
+            what="admin.replay",
+            detail={"round_id": round_id, "status": replay["status"]},
+        )
+    return TemplateResponse(
+        request,
+        "audit/replay.html",
+        _context(
+            request,
+            f"Replay of round {replay['round']['table']} #{replay['round']['number']}",
+            replay=replay,
+        ),
+    )

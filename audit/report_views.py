@@ -1,0 +1,74 @@
+"""The reports in the API (read-only, JSON); the admin serves the same reports as HTML, CSV and
+PDF. Every read is recorded (``report_generate``)."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from audit.reports import REPORTS, Period, report_generate
+from casino.actors import Actor
+
+BIGINT = 2**63 - 1
+
+
+class ReportQuerySerializer(serializers.Serializer):
+    date_from = serializers.DateField(
+        required=False, help_text="first UTC day (default: 30 days ago)"
+    )
+    date_to = serializers.DateField(required=False, help_text="last UTC day (default: today)")
+    table = serializers.IntegerField(min_value=1, max_value=BIGINT, required=False)
+    player = serializers.IntegerField(
+        min_value=1, max_value=BIGINT, required=False, help_text="player-statement: required"
+    )
+
+
+def report_query(params) -> dict:
+    query = ReportQuerySerializer(data=params)
+    query.is_valid(raise_exception=True)
+    data = query.validated_data
+    return {
+        "period": Period.of(data.get("date_from"), data.get("date_to")),
+        "table_id": data.get("table"),
+        "player_id": data.get("player"),
+    }
+
+
+class ReportOutputSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    period = serializers.DictField()
+    generated_at = serializers.DateTimeField()
+    software_version = serializers.CharField()
+    parameters = serializers.DictField()
+    columns = serializers.ListField(child=serializers.DictField())
+    rows = serializers.ListField(child=serializers.DictField())
+    totals = serializers.ListField(child=serializers.DictField())
+    notes = serializers.ListField(child=serializers.CharField())
+    chart = serializers.ListField(child=serializers.DictField(), allow_null=True)
+
+
+class ReportView(APIView):
+    """One report for a period: table-shift, dealer, player-statement, game-performance,
+    exceptions or shoe-log."""
+
+    required_permissions = {"GET": "audit.view_report"}
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(REPORTS)),
+            ReportQuerySerializer,
+        ],
+        responses=ReportOutputSerializer,
+    )
+    def get(self, request, kind: str):
+        report = report_generate(
+            actor=Actor.from_request(request),
+            kind=kind,
+            rendering="json",
+            **report_query(request.query_params),
+        )
+        return Response(ReportOutputSerializer(report.as_dict()).data)
