@@ -112,8 +112,6 @@ def celery_test_queue():
     """Tasks sent by this test session go to a queue of its own, so no other worker (a demo,
     another test run on the same broker) ever receives them, and none of theirs arrive here.
     The queue is deleted at the end (what the tests left in it goes with it)."""
-    from kombu import Queue
-
     from casino.celery import app
 
     name = f"test-{uuid.uuid4().hex[:8]}"
@@ -121,24 +119,45 @@ def celery_test_queue():
     app.conf.task_default_queue = name
     yield name
     app.conf.task_default_queue = saved
+    _queue_delete(name)
+
+
+@pytest.fixture
+def celery_worker(django_db_setup, django_db_blocker, celery_test_queue):
+    """A real worker for tests that claim asynchronous behaviour (use with transactional_db).
+
+    One per test, on a queue of its own: a task a test leaves behind (a timer due later, a
+    redelivery) dies with its worker instead of firing into the next test while the database
+    is being flushed.
+    """
+    from django.db import connection
+
+    from casino.celery import app
+
+    with django_db_blocker.unblock():
+        name = connection.settings_dict["NAME"]
+    queue = f"{celery_test_queue}-{uuid.uuid4().hex[:6]}"
+    app.conf.task_default_queue = queue
+    worker = WorkerProcess(database_name=name, queue=queue)
+    try:
+        worker.start()
+        yield worker
+    finally:
+        worker.stop()
+        app.conf.task_default_queue = celery_test_queue
+        _queue_delete(queue)
+
+
+def _queue_delete(name: str) -> None:
+    from kombu import Queue
+
+    from casino.celery import app
+
     try:
         with app.connection_for_write() as conn:
             Queue(name).bind(conn.default_channel).delete()
     except Exception as exc:  # a broker that cannot delete queues keeps an idle one
         print(f"test queue {name} not deleted: {exc}")
-
-
-@pytest.fixture(scope="session")
-def celery_worker(django_db_setup, django_db_blocker, celery_test_queue):
-    """A real worker for tests that claim asynchronous behaviour (use with transactional_db)."""
-    from django.db import connection
-
-    with django_db_blocker.unblock():
-        name = connection.settings_dict["NAME"]
-    worker = WorkerProcess(database_name=name, queue=celery_test_queue)
-    worker.start()
-    yield worker
-    worker.stop()
 
 
 def wait_until(predicate, *, timeout: float = 30, interval: float = 0.1, message: str = ""):
