@@ -436,10 +436,16 @@ class _Replay:
                             entry, leg_kind, expected(entry), leg["amount"], "ledger"
                         )
                 continue
-            # A leg is missing or extra: the lines can't be paired, so every line of the bet
-            # is named with the bet's totals.
+            # The legs can't be paired with the lines one to one (a correction's replacement
+            # adds a leg per adjustment): compare the bet's totals, and name every line of the
+            # bet when they differ.
             total = sum(leg["amount"] for leg in legs)
             want = sum(expected(e) for e in entries)
+            if total == want:
+                for entry in entries:
+                    entry[column] = total if len(paying) == 1 and entry is paying[0] else None
+                    entry["ledger_leg_ids"] += [leg["id"] for leg in legs]
+                continue
             for entry in entries:
                 entry["match"] = False
                 entry["ledger_leg_ids"] += [leg["id"] for leg in legs]

@@ -123,9 +123,9 @@ def _currency_totals(rows: list[dict[str, Any]], counts: tuple[str, ...] = ()) -
 
 
 def table_shift_report(*, period: Period, table_id: int | None = None) -> Report:
-    """Per table, UTC day and shift: rounds, voids, handle, payouts, bonuses, win and hold %."""
+    """Per table and shift (UTC day): rounds, voids, handle, payouts, bonuses, win and hold %."""
     money = table_accounting(
-        group_by=["table", "day", "shift"],
+        group_by=["table", "day"],
         filters=AccountingFilter(
             date_from=period.date_from, date_to=period.date_to, table_id=table_id
         ),
@@ -145,7 +145,7 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
     rows: dict[tuple, dict[str, Any]] = {}
     for item in money:
         key = (item["table"], item["day"], item["currency"])
-        rows.setdefault(key, {"rounds": 0, "voids": 0}).update(item)
+        rows[key] = {"rounds": 0, "voids": 0, **item}
     for item in rounds:
         key = (item["table_id"], item["day"], item["currency"])
         row = rows.setdefault(
@@ -153,8 +153,9 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
             {
                 "table": item["table_id"],
                 "day": item["day"],
-                "shift": "",
                 "currency": item["currency"],
+                "rounds": 0,
+                "voids": 0,
                 **dict.fromkeys(MONEY, 0),
                 "hold_pct": None,
             },
@@ -165,7 +166,6 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
     for key in sorted(rows, key=lambda k: (codes.get(k[0], ""), k[1], k[2])):
         row = rows[key]
         row["table_code"] = codes.get(row["table"], str(row["table"]))
-        row["shift"] = row.get("shift") or "-"
         out.append(row)
     return Report(
         kind="table-shift",
@@ -174,8 +174,7 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
         parameters={"table": table_id},
         columns=[
             ("table_code", "Table"),
-            ("day", "Day (UTC)"),
-            ("shift", "Shift"),
+            ("day", "Shift (UTC day)"),
             ("currency", "Currency"),
             ("rounds", "Rounds"),
             ("voids", "Voids"),
@@ -190,7 +189,8 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
         notes=[
             "Money in minor units from the ledger's legs on player wallets: handle = stakes "
             "less refunds, win = handle - payouts - bonuses, hold % = win / handle.",
-            "Money counts on the UTC day it was posted, rounds on the day they finished.",
+            "Money counts on the UTC day it was posted, rounds on the day they finished. "
+            "Shifts are UTC days: the tables app records no shift name on its postings yet.",
         ],
     )
 

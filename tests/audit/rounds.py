@@ -71,3 +71,27 @@ def settled_round(preset: str, table=None) -> Round:
     rnd = SCENARIOS[preset](table)
     assert services.round_settle(round_id=rnd.pk) == Round.Phase.SETTLED
     return Round.objects.get(pk=rnd.pk)
+
+
+def payout_skim(rnd: Round, bet_ref: str, amount: int) -> None:
+    """A privileged attacker moves ``amount`` of a bet's payout leg to the house's payout leg:
+    the transaction still balances, the append-only triggers are bypassed (replica role),
+    and the role is restored afterwards so later writes in the test fire their triggers."""
+    from django.db import connection
+
+    from ledger.models import Leg
+
+    txn = rnd.ledger_transaction_id
+    leg = Leg.objects.get(transaction_id=txn, bet_ref=bet_ref, kind="payout")
+    house = Leg.objects.get(transaction_id=txn, account__kind="house", kind="payout")
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = replica")
+        try:
+            cursor.execute(
+                "UPDATE ledger_leg SET amount = amount - %s WHERE id = %s", [amount, leg.pk]
+            )
+            cursor.execute(
+                "UPDATE ledger_leg SET amount = amount + %s WHERE id = %s", [amount, house.pk]
+            )
+        finally:
+            cursor.execute("SET session_replication_role = origin")

@@ -14,7 +14,7 @@ from tables.engine import PRESETS
 from tables.models import RoundEvent
 
 from .helpers import seal_everything, tamper
-from .rounds import settled_round
+from .rounds import payout_skim, settled_round
 
 
 @pytest.mark.django_db
@@ -50,16 +50,7 @@ def test_replay_of_every_preset_equals_the_ledger_line_by_line(preset):
 def test_a_tampered_ledger_leg_is_flagged_naming_the_bet_and_line():
     rnd = settled_round("british_casino")  # box 1 Pontoon 2:1 pays 3000; box 2 loses
     winner = next(line for line in rnd.settlement["lines"] if line["paid"])
-    leg = Leg.objects.get(
-        transaction_id=rnd.ledger_transaction_id, bet_ref=winner["bet_id"], kind="payout"
-    )
-    house = Leg.objects.get(
-        transaction_id=rnd.ledger_transaction_id, account__kind="house", kind="payout"
-    )
-    # A privileged attacker skims 500 from the payout into the house leg, keeping the
-    # transaction balanced (triggers off: no append-only refusal).
-    tamper("UPDATE ledger_leg SET amount = amount - 500 WHERE id = %s", [leg.pk])
-    tamper("UPDATE ledger_leg SET amount = amount + 500 WHERE id = %s", [house.pk])
+    payout_skim(rnd, winner["bet_id"], 500)  # a superuser moves 500 to the house's leg
     replay = round_replay(round_id=rnd.pk)
     assert replay["status"] == "differences" and not replay["ok"]
     [diff] = [d for d in replay["differences"] if d["source"] == "ledger"]
@@ -105,9 +96,7 @@ def test_the_replay_proves_its_events_sealed_and_verified(empty_log):
     assert all(e["sealed_digest_ok"] for e in integrity["events"])
     # a sealed audit event of the round changed by a superuser: named by the replay
     target = next(e for e in integrity["events"] if e["name"].startswith("tables.round_event"))
-    tamper(
-        "UPDATE audit_auditevent SET actor_label = 'someone else' WHERE id = %s", [target["id"]]
-    )
+    tamper("UPDATE audit_auditevent SET actor_label = 'someone else' WHERE id = %s", [target["id"]])
     replay = round_replay(round_id=rnd.pk)
     assert not replay["integrity"]["intact"]
     flagged = [d for d in replay["differences"] if d["kind"] == "audit_event_modified"]

@@ -1,0 +1,186 @@
+"""Dispute cases: open against a round or a bet with the replay attached, notes and evidence,
+open -> investigating -> resolved; upheld leads to a ledger correction approved by another
+staff member; every step audited; the API by role."""
+
+import pytest
+
+from audit import disputes
+from audit.models import AuditEvent, DisputeCase
+from casino.actors import Actor
+from casino.api import roles
+from casino.errors import Conflict, Unprocessable
+from ledger.errors import FourEyesRequired
+from ledger.models import Account, Correction
+from tests.factories import UserFactory
+
+from .rounds import payout_skim, settled_round
+
+pytestmark = pytest.mark.django_db
+ACTOR = Actor.system("tests")
+
+
+def _wallet(bet):
+    return Account.objects.get(pk=bet.wallet_id).balance
+
+
+def test_rejected_case_moves_no_money_and_every_step_is_audited():
+    rnd = settled_round("british_casino")
+    bet = rnd.bets.get(box=2)
+    boss, supervisor = (
+        UserFactory(roles=[roles.PIT_BOSS]),
+        UserFactory(roles=[roles.FLOOR_SUPERVISOR]),
+    )
+    case = disputes.dispute_open(
+        actor=ACTOR,
+        user=boss,
+        round_id=rnd.pk,
+        bet_ref=bet.ref,
+        claim="My 16 should have won",
+        claimant="player-2",
+        evidence=[{"reference": "camera 3 14:03:22.400", "note": "dealer's last card"}],
+    )
+    assert case.status == "open" and case.replay["status"] == "match"
+    assert case.notes.get().evidence_ref == "camera 3 14:03:22.400"
+    with pytest.raises(Conflict):
+        disputes.dispute_reject(actor=ACTOR, user=supervisor, case_id=case.pk, resolution="no")
+    disputes.dispute_investigate(actor=ACTOR, user=boss, case_id=case.pk, note="video checked")
+    disputes.dispute_note_add(actor=ACTOR, user=boss, case_id=case.pk, text="dealer had 17")
+    before = _wallet(bet)
+    case = disputes.dispute_reject(
+        actor=ACTOR, user=supervisor, case_id=case.pk, resolution="Dealer's 17 beats 16."
+    )
+    assert case.status == "resolved_rejected" and case.resolved_by == supervisor
+    assert _wallet(bet) == before and case.correction is None
+    with pytest.raises(Conflict):
+        disputes.dispute_note_add(actor=ACTOR, user=boss, case_id=case.pk, text="late")
+    names = list(
+        AuditEvent.objects.filter(name__startswith="dispute.", payload__dispute_id=case.pk)
+        .order_by("id")
+        .values_list("name", flat=True)
+    )
+    assert names == [
+        "dispute.opened",
+        "dispute.note_added",
+        "dispute.investigating",
+        "dispute.replay_attached",
+        "dispute.note_added",
+        "dispute.note_added",
+        "dispute.resolved_rejected",
+    ]
+
+
+def test_upheld_case_corrects_the_ledger_to_the_replay_with_four_eyes():
+    rnd = settled_round("british_casino")  # box 1 Pontoon pays 3000
+    bet = rnd.bets.get(box=1)
+    payout_skim(rnd, bet.ref, 1000)
+    boss, supervisor, other = (
+        UserFactory(roles=[r])
+        for r in (roles.PIT_BOSS, roles.FLOOR_SUPERVISOR, roles.FLOOR_SUPERVISOR)
+    )
+    case = disputes.dispute_open(actor=ACTOR, user=boss, round_id=rnd.pk, claim="paid short")
+    assert case.replay["status"] == "differences"
+    disputes.dispute_investigate(actor=ACTOR, user=boss, case_id=case.pk)
+    case = disputes.dispute_uphold(
+        actor=ACTOR, user=supervisor, case_id=case.pk, resolution="Pontoon pays 2:1"
+    )
+    correction = Correction.objects.get(pk=case.correction_id)
+    assert case.status == "resolved_upheld" and correction.status == "requested"
+    assert correction.requested_by == supervisor
+    wallet_legs = [
+        x for x in correction.replacement_legs if x["bet_ref"] == bet.ref and x["kind"] == "payout"
+    ]
+    assert sorted(x["amount"] for x in wallet_legs) == [1000, 2000]  # tampered leg + refund
+    with pytest.raises(FourEyesRequired):
+        disputes.dispute_correction_approve(actor=ACTOR, user=supervisor, case_id=case.pk)
+    before = _wallet(bet)
+    disputes.dispute_correction_approve(actor=ACTOR, user=other, case_id=case.pk)
+    # the skim bypassed the wallet trigger; the correction reverses the 2000 posted and
+    # replaces it with 2000 + 1000, so the wallet gains the 1000 it was short
+    assert _wallet(bet) == before + 1000
+    assert AuditEvent.objects.filter(name="dispute.correction_approved").exists()
+    assert AuditEvent.objects.filter(name="ledger.correction_approved").exists()
+    from audit.replay import round_replay
+
+    assert round_replay(round_id=rnd.pk)["status"] == "match"  # the replacement is in force
+
+
+def test_upheld_without_differences_needs_adjustments():
+    rnd = settled_round("online_8deck")
+    bet = rnd.bets.get()
+    boss, supervisor = (
+        UserFactory(roles=[roles.PIT_BOSS]),
+        UserFactory(roles=[roles.FLOOR_SUPERVISOR]),
+    )
+    case = disputes.dispute_open(actor=ACTOR, user=boss, round_id=rnd.pk, claim="misdeal")
+    disputes.dispute_investigate(actor=ACTOR, user=boss, case_id=case.pk)
+    with pytest.raises(Unprocessable):
+        disputes.dispute_uphold(actor=ACTOR, user=supervisor, case_id=case.pk, resolution="x")
+    assert DisputeCase.objects.get(pk=case.pk).status == "investigating"
+    case = disputes.dispute_uphold(
+        actor=ACTOR,
+        user=supervisor,
+        case_id=case.pk,
+        resolution="video: misdeal",
+        adjustments={bet.ref: 250},
+    )
+    legs = Correction.objects.get(pk=case.correction_id).replacement_legs
+    assert {
+        "account_id": bet.wallet_id,
+        "amount": 250,
+        "kind": "payout",
+        "bet_ref": bet.ref,
+    } in legs
+    assert sum(x["amount"] for x in legs) == 0
+
+
+def test_dispute_api_by_role(client_for):
+    rnd = settled_round("crown")
+    bet = rnd.bets.first()
+    boss = client_for(roles.PIT_BOSS)
+    created = boss.post(
+        "/api/v1/audit/disputes/",
+        {
+            "round_id": rnd.pk,
+            "bet_ref": bet.ref,
+            "claim": "double not paid",
+            "evidence": [{"reference": "cam 1 10:00:01"}],
+        },
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    case = created.json()
+    assert case["status"] == "open" and case["replay"]["status"] == "match"
+    url = f"/api/v1/audit/disputes/{case['id']}/"
+    assert (
+        client_for(roles.DEALER).post("/api/v1/audit/disputes/", {}, format="json").status_code
+        == 403
+    )
+    assert (
+        client_for(roles.AUDITOR).post(url + "investigate/", {}, format="json").status_code == 403
+    )
+    assert client_for(roles.AUDITOR).get(url).status_code == 200
+    assert (
+        boss.post(url + "notes/", {"kind": "evidence", "text": "x"}, format="json").status_code
+        == 400
+    )
+    assert boss.post(url + "investigate/", {"note": "looking"}, format="json").status_code == 200
+    assert (
+        boss.post(
+            url + "resolve/", {"outcome": "rejected", "resolution": "no"}, format="json"
+        ).status_code
+        == 403
+    )
+    supervisor = client_for(roles.FLOOR_SUPERVISOR)
+    done = supervisor.post(
+        url + "resolve/", {"outcome": "rejected", "resolution": "paid right"}, format="json"
+    )
+    assert done.status_code == 200 and done.json()["status"] == "resolved_rejected"
+    again = supervisor.post(
+        url + "resolve/", {"outcome": "rejected", "resolution": "x"}, format="json"
+    )
+    assert again.status_code == 409
+    listed = client_for(roles.AUDITOR).get(
+        "/api/v1/audit/disputes/", {"status": "resolved_rejected"}
+    )
+    assert [c["id"] for c in listed.json()["results"]] == [case["id"]]
+    assert AuditEvent.objects.filter(name="audit.viewed", payload__what="dispute").exists()

@@ -1,0 +1,193 @@
+"""Reports: each reconciles with the ledger's legs, states its period, generation time and
+software version, exports as CSV and PDF, and every read of it is audited."""
+
+import csv as csv_module
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+
+from audit.models import AuditEvent
+from audit.reports import Period, report_build, report_generate, rtp_band
+from casino.actors import Actor
+from casino.api import roles
+from casino.version import software_version
+from tables import services
+from tables.errors import BettingClosed, RoundSuspended
+from tables.models import Round, RtpFigure, Shuffle
+from tests.factories import UserFactory, funded_player, live_table
+from tests.tables.conftest import ACTOR, DEVICE, bet
+
+from .rounds import settled_round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def floor():
+    """Settled crown rounds on two tables, one British round, a voided round (crown table)
+    with a late bet refused and an impossible card, and a server shoe retired."""
+    crown = live_table("crown")
+    settled = [settled_round("crown", crown), settled_round("crown")]
+    settled.append(settled_round("british_casino"))
+    rnd = services.round_open(actor=DEVICE, table_id=crown.pk)
+    bet(rnd, funded_player(), 3, 500)  # box 1 stays with its seated player
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    with pytest.raises(BettingClosed) as late:
+        bet(rnd, funded_player(), 2, 500)
+    services.late_bet_record(actor=ACTOR, refusal=late.value)  # as the API does after rollback
+    with pytest.raises(RoundSuspended):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="TS")  # no tens in Spanish decks
+    services.void_request(actor=ACTOR, user=UserFactory(), round_id=rnd.pk, reason="misdeal")
+    services.void_approve(actor=ACTOR, user=UserFactory(), round_id=rnd.pk)
+    server = live_table("online_8deck", card_source="server_shoe")
+    empty = services.round_open(actor=DEVICE, table_id=server.pk)
+    services.round_close_betting(actor=DEVICE, round_id=empty.pk)  # no bets: settles at once
+    services.round_settle(round_id=empty.pk)  # a fresh shoe per round: retired and revealed
+    return {"crown": crown, "settled": settled, "voided": rnd, "server": server}
+
+
+def _legs_sum(where: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(sum(l.amount), 0) FROM ledger_leg l "
+            "JOIN ledger_transaction t ON t.id = l.transaction_id "
+            f"JOIN ledger_account a ON a.id = l.account_id WHERE {where}"
+        )
+        return int(cursor.fetchone()[0])
+
+
+def test_table_shift_report_reconciles_with_the_legs(floor):
+    report = report_build("table-shift", period=Period.of())
+    assert report.software_version == software_version() != "unknown"
+    [total] = report.totals
+    at_tables = "t.table_id IS NOT NULL"
+    assert total["handle"] == -_legs_sum(f"{at_tables} AND a.kind = 'wallet' AND l.kind IN "
+                                         "('stake', 'stake_refund')")  # fmt: skip
+    assert total["win"] == -_legs_sum(f"{at_tables} AND a.kind = 'wallet'")
+    assert total["win"] == _legs_sum(f"{at_tables} AND a.kind <> 'wallet'")  # house side
+    assert total["rounds"] == Round.objects.filter(phase__in=["settled", "voided"]).count()
+    assert total["voids"] == 1
+    crown = [r for r in report.rows if r["table_code"] == floor["crown"].code]
+    assert sum(r["rounds"] for r in crown) == 2 and sum(r["voids"] for r in crown) == 1
+    assert total["hold_pct"] == (Decimal(total["win"]) * 100 / total["handle"]).quantize(
+        Decimal("0.01")
+    )
+
+
+def test_dealer_report_reconciles_with_the_table_report(floor):
+    period = Period.of()
+    dealers = report_build("dealer", period=period).totals
+    tables = report_build("table-shift", period=period).totals
+    assert [(t["handle"], t["win"], t["rounds"]) for t in dealers] == [
+        (t["handle"], t["win"], t["rounds"]) for t in tables
+    ]
+
+
+def test_player_statement_runs_from_opening_to_the_wallet_balance(floor):
+    rnd = floor["settled"][0]
+    player = rnd.bets.first().player
+    report = report_build("player-statement", period=Period.of(), player_id=player.pk)
+    [wallet] = report.totals
+    assert wallet["opening"] == 0 and wallet["closing"] == wallet["balance_now"]
+    assert [r["transaction_kind"] for r in report.rows][:2] == ["deposit", "stake"]
+    assert wallet["closing"] == wallet["opening"] + wallet["credits"] + wallet["debits"]
+
+
+def test_game_performance_band_from_per_bet_variance_and_flags():
+    ratio, half = rtp_band(4, 4, 4, 4, 8, 4)  # x = 1 each, y = 2, 0, 2, 0
+    assert ratio == 1.0 and half == pytest.approx(1.959964 * (16 / 3) ** 0.5 / 4)
+    assert rtp_band(1, 10, 5, 100, 25, 50)[1] is None
+
+
+def test_game_performance_flags_a_theoretical_rtp_outside_the_band(floor):
+    rnd = floor["settled"][0]
+    RtpFigure.objects.create(
+        rule_set=rnd.rule_set, payout_schedule=rnd.payout_schedule, rtp=Decimal("0.5")
+    )
+    report = report_build("game-performance", period=Period.of())
+    row = next(r for r in report.rows if r["game"].startswith("crown"))
+    assert row["bets"] == 4 and row["rounds"] == 2  # the voided round is left out
+    # both rounds: each bet doubled (or matched the double) and won 1:1 on the whole stake,
+    # 3 units back per initial unit: no variance, a zero-width band at 300 %
+    assert row["band_low_pct"] == row["actual_rtp_pct"] == row["band_high_pct"] == 300.0
+    assert row["flag"] == "OUTSIDE 95% BAND"
+    british = next(r for r in report.rows if r["game"].startswith("british"))
+    assert british["flag"] == "no theoretical RTP yet"
+    from audit.exports import rtp_chart_svg
+
+    svg = rtp_chart_svg(report.chart)
+    assert svg.startswith("<svg") and "#c62828" in svg
+
+
+def test_exceptions_report_lists_voids_late_bets_and_impossible_cards(floor):
+    report = report_build("exceptions", period=Period.of())
+    categories = {t["category"]: t["count"] for t in report.totals}
+    assert categories["void"] == 1 and categories["void requested"] == 1
+    assert categories["late bet refused"] == 1 and categories["impossible card"] == 1
+    assert all(r["event_id"] for r in report.rows)
+
+
+def test_shoe_log_verifies_revealed_commitments_and_flags_a_mismatch(floor):
+    def server_rows():
+        report = report_build("shoe-log", period=Period.of(), table_id=floor["server"].pk)
+        return report.rows
+
+    [row] = server_rows()
+    assert row["verification"] == "verified" and not row["flagged"]
+    Shuffle.objects.filter(pk=Shuffle.objects.get(shoe_id=row["shoe_id"]).pk).update(
+        commitment="0" * 64
+    )
+    [row] = server_rows()
+    assert row["verification"] == "COMMITMENT MISMATCH" and row["flagged"]
+    reader = report_build("shoe-log", period=Period.of(), table_id=floor["crown"].pk).rows
+    assert reader and all(r["source"] == "reader" for r in reader)
+
+
+def test_reading_reports_is_audited_and_exports_state_the_period_and_version(floor, client):
+    actor = Actor.system("tests")
+    report_generate(actor=actor, kind="dealer", period=Period.of(), rendering="json")
+    viewed = AuditEvent.objects.filter(name="audit.viewed", payload__what="report.dealer")
+    assert viewed.get().payload["format"] == "json"
+    client.force_login(UserFactory(roles=[roles.AUDITOR]))
+    page = client.get("/admin/audit/reports/game-performance/")
+    assert page.status_code == 200 and b"<svg" in page.content
+    assert software_version().encode() in page.content
+    csv = client.get("/admin/audit/reports/table-shift/", {"export": "csv"})
+    assert csv["Content-Type"].startswith("text/csv")
+    head = [row[0] for row in csv_module.reader(csv.content.decode().splitlines()[:4])]
+    assert head[0] == "# Table and shift report" and head[1].startswith("# Period: ")
+    assert head[2].startswith("# Generated: ")
+    assert head[3] == f"# Software version: {software_version()}"
+    pdf = client.get("/admin/audit/reports/exceptions/", {"export": "pdf"})
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+    assert client.get("/admin/audit/reports/").status_code == 200
+    formats = set(
+        AuditEvent.objects.filter(
+            name="audit.viewed", payload__what__startswith="report."
+        ).values_list("payload__format", flat=True)
+    )
+    assert formats == {"json", "html", "csv", "pdf"}
+    client.force_login(UserFactory(roles=[roles.DEALER]))
+    assert client.get("/admin/audit/reports/dealer/").status_code == 403
+
+
+def test_report_api_by_role(floor, client_for):
+    body = client_for(roles.AUDITOR).get(
+        "/api/v1/audit/reports/table-shift/", {"table": floor["crown"].pk}
+    )
+    assert body.status_code == 200
+    data = body.json()
+    assert data["period"]["text"] and data["generated_at"] and data["software_version"]
+    assert client_for(roles.DEALER).get("/api/v1/audit/reports/dealer/").status_code == 403
+    assert (
+        client_for(roles.OPERATOR_INTEGRATION).get("/api/v1/audit/reports/dealer/").status_code
+        == 403
+    )
+    auditor = client_for(roles.AUDITOR)
+    assert auditor.get("/api/v1/audit/reports/nope/").status_code == 404
+    assert auditor.get("/api/v1/audit/reports/player-statement/").status_code == 400
+    bad = auditor.get(
+        "/api/v1/audit/reports/dealer/", {"date_from": "2030-01-02", "date_to": "2030-01-01"}
+    )
+    assert bad.status_code == 400
