@@ -35,7 +35,6 @@ import re
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import threading
@@ -314,7 +313,9 @@ def _check_money(accepted: int) -> None:
     bets = Bet.objects.count()
     stakes = Transaction.objects.filter(kind="stake").count()
     problems = ledger_reconcile()
-    print(f"check: {accepted} accepted, {bets} bets, {stakes} stake debits, ledger {problems or 'ok'}")
+    print(
+        f"check: {accepted} accepted, {bets} bets, {stakes} stake debits, ledger {problems or 'ok'}"
+    )
     assert bets == accepted == stakes and not problems
 
 
