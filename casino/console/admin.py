@@ -244,12 +244,13 @@ class ObjectActionsMixin:
             if form.is_valid():
                 outcome = self._perform(request, obj, chosen, form.cleaned_data)
                 if outcome is not _FAILED:
+                    target = change_url
                     if isinstance(outcome, str) and outcome.startswith("/"):
-                        return HttpResponseRedirect(outcome)
+                        target, outcome = outcome, None
                     self.message_user(
                         request, outcome or f"{chosen.label}: done.", messages.SUCCESS
                     )
-                    return HttpResponseRedirect(change_url)
+                    return HttpResponseRedirect(target)
                 if chosen.one_click:
                     return HttpResponseRedirect(change_url)
         else:
@@ -263,6 +264,7 @@ class ObjectActionsMixin:
             "object": obj,
             "form": form,
             "preview": preview,
+            "has_preview": chosen.preview is not None,
             "opts": self.model._meta,
             "change_url": change_url,
             "has_view_permission": True,

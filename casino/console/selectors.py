@@ -95,9 +95,9 @@ def _shoe_status(shoe: Shoe | None, table: Table) -> str:
         return "new shoe at the next round"
     if shoe.source == Shoe.Source.SERVER:
         cut = f", cut card at {shoe.cut_index}" if shoe.cut_index is not None else ""
-        text = f"server {shoe.decks}x{shoe.deck_kind}: {shoe.position} dealt{cut}"
+        text = f"server, {shoe.decks} {shoe.deck_kind} decks: {shoe.position} dealt{cut}"
         return text + (" (cut card out)" if shoe.cut_card_out else "")
-    return f"reader {shoe.decks}x{shoe.deck_kind}: {shoe.cards_dealt} seen"
+    return f"reader, {shoe.decks} {shoe.deck_kind} decks: {shoe.cards_dealt} seen"
 
 
 def floor_overview(*, now: datetime | None = None) -> Floor:

@@ -39,3 +39,46 @@ def act(client, url: str, **data):
 
 def messages_of(response) -> list[str]:
     return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+def play_to_settlement(table, player, *, stake: int = 1000, box: int = 1):
+    """Play one round at a server-shoe table through the services (the demo's simple player
+    policy, the house policy for the banker) and settle it as the worker would."""
+    import random
+
+    from casino.demo.players import choose
+    from tables import selectors
+    from tables.models import Round
+
+    rng = random.Random(7)
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    services.bet_place(actor=ACTOR, round_id=rnd.pk, player=player, box=box, stake=stake)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    for _ in range(200):
+        rnd = Round.objects.select_related("table", "rule_set", "payout_schedule").get(pk=rnd.pk)
+        if rnd.phase not in Round.LIVE:
+            break
+        state = selectors.round_public_state(rnd, player_id=player.pk)
+        turn = state["turn"]
+        if turn and turn["kind"] == "dealer":
+            total = state["dealer"]["total"] or 0
+            action = "hit" if total < 17 else "stand"
+            services.dealer_decision_make(actor=DEVICE, round_id=rnd.pk, action=action)
+            continue
+        assert state["your_actions"], state
+        hand = None
+        if turn["kind"] == "hand":
+            hands = next(b for b in state["boxes"] if b["number"] == turn["box"])["hands"]
+            hand = hands[turn["hand_index"]]
+        choice = choose(state["your_actions"], hand, rng)
+        services.decision_make(
+            actor=ACTOR,
+            round_id=rnd.pk,
+            player=player,
+            action=choice["action"],
+            amount=choice.get("amount"),
+            bet_ref=choice.get("bet_id"),
+        )
+    services.round_settle(round_id=rnd.pk)
+    rnd.refresh_from_db()
+    return rnd

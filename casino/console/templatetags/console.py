@@ -20,3 +20,11 @@ def floor_dashboard(context, full=False):
         "full": full,
         "request": request,
     }
+
+
+@register.filter
+def console_json(value) -> str:
+    """Compact JSON for event payloads (not Python's repr)."""
+    import json
+
+    return json.dumps(value, separators=(", ", ": "), default=str)
