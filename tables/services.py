@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django_fsm import can_proceed
@@ -1282,10 +1282,20 @@ def _settlement_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlemen
             dealer_id=rnd.dealer_id,
         )
         rnd.ledger_transaction_id = posting.transaction.pk
+    # One set-based UPDATE: ``bulk_update`` builds a CASE with a branch per bet, which
+    # PostgreSQL evaluates for every row (quadratic: ~27 s for 10,000 bets, bench/settle.py).
+    ids, amounts, labels = [], [], []
     for ref, bet in bets.items():
-        bet.paid = paid[ref]
-        bet.result = ",".join(results.get(ref, []))[:120]
-    Bet.objects.bulk_update(list(bets.values()), ["paid", "result"])
+        ids.append(bet.pk)
+        amounts.append(paid[ref])
+        labels.append(",".join(results.get(ref, []))[:120])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE tables_bet AS b SET paid = u.paid, result = u.result "
+            "FROM unnest(%s::bigint[], %s::bigint[], %s::text[]) AS u(id, paid, result) "
+            "WHERE b.id = u.id",
+            [ids, amounts, labels],
+        )
 
 
 def _fresh_shoe_retire(actor: Actor, rnd: Round) -> None:
