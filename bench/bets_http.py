@@ -61,7 +61,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 os.environ.setdefault("CASINO_ENV", "test")
 os.environ["CELERY_QUEUE"] = "bench-bets"  # set-up tasks (betting timers) go nowhere shared
 
-import django
+import django  # noqa: E402
 
 django.setup()
 
@@ -355,7 +355,7 @@ def main() -> int:
         config = f"{WORKERS} sync workers" if THREADS == 1 else f"{WORKERS}x{THREADS} gthread"
         ok_rate = rate >= 0.30 * tps
         result(
-            name=f"bets placed via HTTP, {CLIENTS} clients (gunicorn {config}, production settings)",
+            name=f"bets via HTTP, {CLIENTS} clients (gunicorn {config}, production settings)",
             figure=rate, unit="bets/s", baseline_name="pgbench -c 16 -j 2 TPC-B-like, tps",
             baseline=tps, target=">= 0.30 x pgbench", ok=ok_rate and not load["exhausted"],
         )  # fmt: skip

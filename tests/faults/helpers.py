@@ -4,6 +4,7 @@ checks every fault test ends with."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -113,10 +114,8 @@ class Proxy:
             pass
         finally:
             for s in (a, b):
-                try:
+                with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 s.close()
 
     def cut(self):
@@ -124,10 +123,8 @@ class Proxy:
         with self._lock:
             sockets, self._sockets = self._sockets, set()
         for s in sockets:
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             s.close()
 
     def restore(self):
