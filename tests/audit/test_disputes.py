@@ -184,3 +184,45 @@ def test_dispute_api_by_role(client_for):
     )
     assert [c["id"] for c in listed.json()["results"]] == [case["id"]]
     assert AuditEvent.objects.filter(name="audit.viewed", payload__what="dispute").exists()
+
+
+def test_dispute_console_opens_through_the_service_and_actions_need_a_reason(client):
+    rnd = settled_round("online_2deck")
+    client.force_login(UserFactory(roles=[roles.PIT_BOSS]))
+    added = client.post(
+        "/admin/audit/disputecase/add/",
+        {"round": rnd.pk, "bet_ref": "", "claim": "split not paid", "claimant": "p1"},
+    )
+    assert added.status_code == 302, added.content[-2000:]
+    case = DisputeCase.objects.get()
+    assert case.opened_by.groups.filter(name=roles.PIT_BOSS).exists()
+    assert AuditEvent.objects.filter(name="dispute.opened", payload__dispute_id=case.pk).exists()
+    page = client.get(f"/admin/audit/disputecase/{case.pk}/change/")
+    assert page.status_code == 200 and b"open the replay" in page.content
+    url = "/admin/audit/disputecase/"
+    ask = client.post(url, {"action": "investigate", "_selected_action": [case.pk]})
+    assert ask.status_code == 200 and b"reason" in ask.content
+    client.post(
+        url,
+        {
+            "action": "investigate",
+            "_selected_action": [case.pk],
+            "_reason_page": "1",
+            "reason": "pulling the video",
+            "confirm": "on",
+        },
+    )
+    case.refresh_from_db()
+    assert case.status == "investigating" and case.notes.get().text == "pulling the video"
+    client.post(
+        url,
+        {
+            "action": "reject",
+            "_selected_action": [case.pk],
+            "_reason_page": "1",
+            "reason": "x",
+            "confirm": "on",
+        },
+    )
+    case.refresh_from_db()
+    assert case.status == "investigating"  # a pit boss can't resolve
