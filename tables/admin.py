@@ -541,7 +541,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
         )
         return [panel, *super().get_urls()]
 
-    def round_panel_context(self, rnd) -> dict:
+    def round_panel_context(self, rnd, user=None) -> dict:
         state = None
         try:
             state = selectors.round_public_state(rnd)
@@ -554,12 +554,12 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
             "decisions": list(rnd.decisions.order_by("-seq")[:30]),
             "events": list(rnd.events.order_by("-id")[:30]),
             "void": rnd.void_requests.select_related("requested_by", "approved_by").first(),
-            "links": audit_links(round=rnd),
+            "links": audit_links(round=rnd, user=user),
         }
 
     def console_panel_context(self, request, obj):
         return {
-            **self.round_panel_context(obj),
+            **self.round_panel_context(obj, request.user),
             "panel_url": reverse("admin:tables_round_panel", args=[obj.pk]),
             "live": obj.phase in (*models.Round.LIVE, models.Round.Phase.SETTLING),
         }
@@ -568,7 +568,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
         rnd = self.get_object(request, object_id)
         if rnd is None or not self.has_view_permission(request, rnd):
             raise PermissionDenied
-        context = {"request": request, **self.round_panel_context(rnd)}
+        context = {"request": request, **self.round_panel_context(rnd, request.user)}
         return TemplateResponse(request, "console/round_panel.html", context)
 
 

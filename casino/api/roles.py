@@ -93,7 +93,8 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "ledger.view_transaction",
         "ledger.view_operatorevent",
     ],
-    AUDITOR: list(_VIEW_ALL),
+    # The auditor sees everything, staff accounts and roles included, and changes nothing.
+    AUDITOR: [*_VIEW_ALL, "auth.view_user", "auth.view_group"],
     OPERATOR_INTEGRATION: [
         "ledger.view_player",
         "ledger.add_player",

@@ -32,6 +32,10 @@ def audit_links(*, table=None, round=None, user=None) -> list[dict]:
                 _admin("audit_disputecase_changelist", f"?round__id__exact={round.pk}"),
             ),
         ]
+        if user is not None and user.has_perm("audit.add_disputecase"):
+            candidates.append(
+                ("Open a dispute case", _admin("audit_disputecase_add", f"?round={round.pk}"))
+            )
     elif table is not None:
         report = _url("audit-console-report", f"?table={table.pk}", kind="table-shift")
         candidates = [

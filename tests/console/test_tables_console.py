@@ -144,6 +144,7 @@ def test_void_requested_by_a_pit_boss_is_approved_only_by_someone_else():
     boss_client, boss = staff(roles.PIT_BOSS)
     page = boss_client.get(f"/admin/tables/round/{rnd.pk}/change/").content.decode()
     assert 'data-action="void-request"' in page and 'data-action="void-approve"' not in page
+    assert "Open a dispute case" in page and "Round replay" in page
     act(boss_client, _action_url("round", rnd.pk, "void-request"), reason="misdeal")
     request = VoidRequest.objects.get(round=rnd)
     assert request.requested_by == boss and request.reason == "misdeal"
