@@ -25,6 +25,7 @@ from casino.console.admin import (
     ObjectActionsMixin,
     ReadOnlyConsoleModelAdmin,
     ReasonForm,
+    confirmed_action,
 )
 from casino.console.links import audit_links
 from tables import engine as eng
@@ -428,6 +429,35 @@ class TableAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
     )
     inlines = [TableChangeInline]
     object_actions = TABLE_ACTIONS
+    actions = ["pause_selected", "close_selected"]
+
+    def has_operate_permission(self, request) -> bool:
+        return request.user.has_perm(OPERATE)
+
+    def _bulk(self, request, queryset, name: str, title: str):
+        action = next(a for a in TABLE_ACTIONS if a.name == name)
+
+        def perform(*, obj, actor, reason):
+            action.perform(request=request, obj=obj, actor=actor, data={"reason": reason})
+            self.record_action(request, obj, action, reason)
+
+        return confirmed_action(
+            modeladmin=self,
+            request=request,
+            queryset=queryset,
+            title=title,
+            action_name=f"{name}_selected",
+            perform=perform,
+        )
+
+    @admin.action(description="Pause the selected tables", permissions=["operate"])
+    def pause_selected(self, request, queryset):
+        return self._bulk(request, queryset, "pause", "Pause tables")
+
+    @admin.action(description="Close the selected tables", permissions=["operate"])
+    def close_selected(self, request, queryset):
+        return self._bulk(request, queryset, "close", "Close tables")
+
     console_panel_template = "console/table_panel.html"
 
     @admin.display(description="status", ordering="status")

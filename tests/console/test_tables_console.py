@@ -264,3 +264,21 @@ def test_a_new_rule_set_version_is_validated_by_the_engine():
     # a pit boss may not create versions
     boss, _ = staff(roles.PIT_BOSS)
     assert boss.get(url).status_code == 403
+
+
+def test_pit_boss_pauses_several_tables_at_once_with_one_reason():
+    first, second = live_table("crown"), live_table("traditional")
+    client, _ = staff(roles.PIT_BOSS)
+    url = "/admin/tables/table/"
+    picked = {"action": "pause_selected", "_selected_action": [first.pk, second.pk]}
+    ask = client.post(url, picked)
+    assert ask.status_code == 200 and b"reason" in ask.content
+    client.post(url, {**picked, "_reason_page": "1", "reason": "fire drill", "confirm": "on"})
+    assert set(
+        Table.objects.filter(pk__in=[first.pk, second.pk]).values_list("status", flat=True)
+    ) == {"paused"}
+    assert AuditEvent.objects.filter(name="admin.action", payload__reason="fire drill").count() == 2
+    # the dealer's console has no such action
+    dealer_client, _ = staff(roles.DEALER)
+    page = dealer_client.get(url).content.decode()
+    assert "pause_selected" not in page
