@@ -188,6 +188,10 @@ class RoundState:
         self.peeked_pontoon = False
         self.events = 0
         self.counts: Counter[Card] = Counter()  # live cards, for impossible-card checks
+        # Per box during betting: (stake total, ids of the players with a bet on it), so that
+        # each bet's checks are O(1) instead of a scan of the box (derived from bets/boxes:
+        # rebuilt lazily after from_json, copied in copy; see _box_index_get).
+        self._box_index: dict[int, tuple[int, set[str]]] | None = {}
 
     # ------------------------------------------------------------------ copying / JSON
     def copy(self) -> RoundState:
@@ -203,6 +207,8 @@ class RoundState:
             else Window(**dict(self.window.__dict__, pending=list(self.window.pending)))
         )
         s.counts = Counter(self.counts)
+        if self._box_index is not None:
+            s._box_index = {k: (v[0], set(v[1])) for k, v in self._box_index.items()}
         return s
 
     def to_json(self) -> dict[str, Any]:
@@ -244,6 +250,7 @@ class RoundState:
         s.peeked_pontoon = d["peeked_pontoon"]
         s.events = d["events"]
         s.counts = Counter(s.live_cards())
+        s._box_index = None  # rebuilt on the next bet (betting phase only)
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -511,6 +518,7 @@ class RoundState:
                 f"stake {e.stake} is outside the table limits {lim.min_bet}..{lim.max_bet}"
             )
         box = self.boxes.get(e.box)
+        index = self._box_index_get()
         if not e.behind:
             if box is not None:
                 raise IllegalAction(f"box {e.box} already has a controlling bet")
@@ -531,9 +539,10 @@ class RoundState:
                 raise IllegalAction("this game has no bets behind (bets_per_box = 1)")
             if len(box.bet_ids) >= r.bets_per_box:
                 raise IllegalAction(f"box {e.box} already holds {r.bets_per_box} bets")
-            if any(self.bets[b].player_id == e.player_id for b in box.bet_ids):
+            if e.player_id in index.get(e.box, (0, ()))[1]:
                 raise IllegalAction(f"player {e.player_id} already has a bet on box {e.box}")
-        total = sum(self.bets[b].stake for b in box.bet_ids) + e.stake
+        box_total, players = index.get(e.box, (0, set()))
+        total = box_total + e.stake
         if lim.box_max is not None and total > lim.box_max:
             raise IllegalAction(
                 f"box {e.box} total {total} would exceed the box limit {lim.box_max}"
@@ -543,10 +552,26 @@ class RoundState:
         )
         box.bet_ids.append(e.bet_id)
         box.hands[0].stakes[e.bet_id] = [e.stake, 0, 0]
+        players.add(e.player_id)
+        index[e.box] = (total, players)
+
+    def _box_index_get(self) -> dict[int, tuple[int, set[str]]]:
+        """The per-box (stake total, player ids) of the bets placed so far, built when missing
+        (after from_json). Only bets change it, and only while betting is open."""
+        if self._box_index is None:
+            self._box_index = {
+                number: (
+                    sum(self.bets[b].stake for b in box.bet_ids),
+                    {self.bets[b].player_id for b in box.bet_ids},
+                )
+                for number, box in self.boxes.items()
+            }
+        return self._box_index
 
     def _on_close(self, e: BettingClosed) -> None:
         if self.phase != "betting":
             raise OutOfTurn(f"betting is not open (phase {self.phase})")
+        self._box_index = None  # no more bets: nothing to keep (or copy) per box
         if not self.boxes:
             self.phase = "complete"
             return
