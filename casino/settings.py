@@ -218,6 +218,11 @@ SPECTACULAR_SETTINGS = {
     # The schema and docs are public: they describe the API, they hold no data.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
+    # Several models have a "kind" choice field; name each enum after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "DisputeNoteKindEnum": "audit.models.DisputeNote.Kind",
+        "LegKindEnum": "ledger.models.Leg.Kind",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "casino.api.schema.add_problem_responses",

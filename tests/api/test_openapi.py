@@ -19,6 +19,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from casino.api import roles
+from casino.api.permissions import RolePermission
 from casino.wsgi import application
 from tests.factories import UserFactory
 
@@ -98,8 +99,27 @@ def credentials(role, api_key, device_token):
     derandomize=True,
 )
 def test_every_operation_as_every_role(case, role, credentials, keep_test_connection):
+    key = (case.operation.label, role)
+    if _refusals.get(key, 0) >= REFUSALS_ENOUGH:
+        return
     headers, cookies = credentials
-    case.call_and_validate(headers=headers, cookies=cookies, checks=CHECKS)
+    response = case.call_and_validate(headers=headers, cookies=cookies, checks=CHECKS)
+    if _refused_by_role(response):
+        _refusals[key] = _refusals.get(key, 0) + 1
+
+
+# A role without the permission (or an anonymous caller) is refused before the input is read,
+# whatever the input: after a few such answers (each validated against the schema) the
+# remaining examples of that operation and role would only repeat them, so they are not sent.
+REFUSALS_ENOUGH = 3
+_refusals: dict[tuple[str, str], int] = {}
+
+
+def _refused_by_role(response) -> bool:
+    if response.status_code not in (401, 403):
+        return False
+    body = response.json()
+    return response.status_code == 401 or body.get("detail") == RolePermission.message
 
 
 @pytest.mark.parametrize("role", [roles.FLOOR_SUPERVISOR])
