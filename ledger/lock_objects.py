@@ -14,9 +14,11 @@ deadlock:
 2. The round advisory lock (``round_lock``): settlement, stake refunds and corrections of a
    round's transactions serialise on it, so a bet can't be refunded while its round is
    being settled (which would pay its stake twice).
-3. Wallet account rows, ascending id, ``FOR NO KEY UPDATE`` (``wallets_for_update``). The
-   legs trigger then updates exactly these rows, so it takes no new locks. NO KEY UPDATE lets
-   concurrent inserts of legs (whose foreign keys take KEY SHARE on the account) proceed.
+3. Wallet account rows, ascending id, ``FOR NO KEY UPDATE`` (``wallets_for_update``; a bet
+   locks its one player's wallet with ``player_wallet_for_update``, right after the round
+   row, before writing anything). The legs trigger then updates exactly these rows, so it
+   takes no new locks. NO KEY UPDATE lets concurrent inserts of legs (whose foreign keys take
+   KEY SHARE on the account) proceed.
 
 House-side accounts (stakes in play, house, bonus pool, operator cash) are never locked: their
 balances are derived from legs, which are only inserted. Placing a bet locks only the player's
@@ -59,6 +61,14 @@ def wallets_for_update(ids: Iterable[int]) -> QuerySet[Account]:
         .order_by("pk")
         .select_for_update(no_key=True)
     )
+
+
+def player_wallet_for_update(player_id: int, currency: str) -> QuerySet[Account]:
+    """One player's wallet in one currency, locked like ``wallets_for_update`` (a bet locks
+    only its player's wallet, found and locked in one round trip)."""
+    return Account.objects.filter(
+        kind=Account.Kind.WALLET, player_id=player_id, currency=currency
+    ).select_for_update(no_key=True)
 
 
 WALLETS_FOR_UPDATE_SQL = """

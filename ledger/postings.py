@@ -14,12 +14,13 @@ from django.db import connection
 from django.utils import timezone
 
 from casino.actors import Actor
+from casino.pgarrays import int_array, text_array
 from ledger.models import Account, Transaction
 
 
 @dataclass(frozen=True)
 class LegSpec:
-    account_id: int
+    account_id: int | None  # None: the house-side account named by ``posting_insert``'s house
     amount: int
     currency: str
     kind: str
@@ -121,11 +122,125 @@ def legs_insert(transaction_id: int, legs: list[LegSpec]) -> int:
             """,
             [
                 transaction_id,
-                [leg.account_id for leg in legs],
-                [leg.amount for leg in legs],
-                [leg.currency for leg in legs],
-                [leg.kind for leg in legs],
-                [leg.bet_ref for leg in legs],
+                int_array(leg.account_id for leg in legs),
+                int_array(leg.amount for leg in legs),
+                text_array(leg.currency for leg in legs),
+                text_array(leg.kind for leg in legs),
+                text_array(leg.bet_ref for leg in legs),
             ],
         )
         return cursor.rowcount
+
+
+@dataclass(frozen=True)
+class HouseAccount:
+    """A house-side account named by what it is (see ``house_account_id``)."""
+
+    kind: str
+    currency: str
+    table_id: int | None = None
+    operator_id: int | None = None
+
+
+_POSTING_SQL = """
+    WITH h AS (
+        SELECT id FROM ledger_account
+        WHERE kind = %(h_kind)s AND currency = %(h_currency)s AND player_id IS NULL
+          AND table_id IS NOT DISTINCT FROM %(h_table)s::bigint
+          AND operator_id IS NOT DISTINCT FROM %(h_operator)s::bigint
+    ), t AS (
+        INSERT INTO ledger_transaction (kind, reference, description, posted_at, actor_kind,
+            actor_id, actor_label, operator_id, table_id, round_id, dealer_id, shift,
+            reverses_id)
+        VALUES (%(kind)s, %(reference)s, %(description)s, %(posted_at)s, %(actor_kind)s,
+            %(actor_id)s, %(actor_label)s, %(operator_id)s, %(table_id)s, %(round_id)s,
+            %(dealer_id)s, %(shift)s, NULL)
+        ON CONFLICT (reference) DO NOTHING
+        RETURNING id
+    ), l AS (
+        INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref)
+        SELECT t.id, coalesce(u.account_id, h.id), u.amount, u.currency, u.kind, u.bet_ref
+        FROM t CROSS JOIN h,
+             unnest(%(accounts)s::bigint[], %(amounts)s::bigint[], %(currencies)s::text[],
+                    %(kinds)s::text[], %(refs)s::text[])
+             AS u(account_id, amount, currency, kind, bet_ref)
+        WHERE u.amount <> 0
+    )
+    SELECT (SELECT id FROM t), (SELECT id FROM h)
+"""
+
+
+def posting_insert(
+    *,
+    kind: str,
+    reference: str,
+    actor: Actor,
+    dimensions: Dimensions,
+    house: HouseAccount,
+    legs: list[LegSpec],
+) -> Transaction | None:
+    """``transaction_insert`` and ``legs_insert`` in one round trip, the house-side account
+    (``house``, for the legs whose ``account_id`` is None) looked up in the same statement.
+
+    None when ``reference`` already exists (nothing written). The first posting on a house
+    account not created yet falls back to ``house_account_id`` and ``legs_insert``."""
+    posted_at = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _POSTING_SQL,
+            {
+                "h_kind": house.kind,
+                "h_currency": house.currency,
+                "h_table": house.table_id,
+                "h_operator": house.operator_id,
+                "kind": kind,
+                "reference": reference,
+                "description": "",
+                "posted_at": posted_at,
+                "actor_kind": actor.kind,
+                "actor_id": actor.id or "",
+                "actor_label": actor.label[:150],
+                "operator_id": dimensions.operator_id,
+                "table_id": dimensions.table_id,
+                "round_id": dimensions.round_id,
+                "dealer_id": dimensions.dealer_id,
+                "shift": dimensions.shift,
+                "accounts": int_array(leg.account_id for leg in legs),
+                "amounts": int_array(leg.amount for leg in legs),
+                "currencies": text_array(leg.currency for leg in legs),
+                "kinds": text_array(leg.kind for leg in legs),
+                "refs": text_array(leg.bet_ref for leg in legs),
+            },
+        )
+        txn_id, house_id = cursor.fetchone()
+    if txn_id is None:
+        return None
+    if house_id is None:  # the house account's first posting: create it, then the legs
+        house_id = house_account_id(
+            house.kind, house.currency, table_id=house.table_id, operator_id=house.operator_id
+        )
+        legs_insert(
+            txn_id,
+            [
+                LegSpec(leg.account_id or house_id, leg.amount, leg.currency, leg.kind, leg.bet_ref)
+                for leg in legs
+            ],
+        )
+    txn = Transaction(
+        pk=txn_id,
+        kind=kind,
+        reference=reference,
+        description="",
+        posted_at=posted_at,
+        actor_kind=actor.kind,
+        actor_id=actor.id or "",
+        actor_label=actor.label[:150],
+        operator_id=dimensions.operator_id,
+        table_id=dimensions.table_id,
+        round_id=dimensions.round_id,
+        dealer_id=dimensions.dealer_id,
+        shift=dimensions.shift,
+    )
+    txn._state.adding = False
+    txn._state.db = "default"
+    return txn

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
+from casino.pgarrays import int_array, text_array
 from ledger import events, lock_objects, notifications
 from ledger.errors import (
     AlreadySettled,
@@ -36,9 +37,11 @@ from ledger.errors import (
 from ledger.models import Account, Correction, Leg, Player, Transaction
 from ledger.postings import (
     Dimensions,
+    HouseAccount,
     LegSpec,
     house_account_id,
     legs_insert,
+    posting_insert,
     transaction_insert,
 )
 
@@ -242,6 +245,30 @@ def wallet_withdraw(
 # --- Stakes -------------------------------------------------------------------------------
 
 
+def stake_wallet_lock(*, player_id: int, currency: str) -> Account | None:
+    """The player's wallet in ``currency``, its row locked (lock order step 3), or None.
+
+    For a caller that debits a stake with ``stake_debit(..., wallet_locked=True)`` and wants
+    to check it (``stake_debit_check``) before writing anything of its own."""
+    return lock_objects.player_wallet_for_update(player_id, currency).first()
+
+
+def stake_debit_check(
+    *, wallet: Account, amount: int, currency: str, operator_id: int | None = None
+) -> None:
+    """The refusals ``stake_debit`` would raise for this locked wallet, raised now (nothing
+    is read or written): NotFound, WrongCurrency, InsufficientFunds, InvalidAmount."""
+    amount_check(amount)
+    currency_check(currency)
+    if operator_id is not None and wallet.operator_id != operator_id:
+        raise NotFound(f"Wallet {wallet.pk} does not exist.")
+    if wallet.currency != currency:
+        raise WrongCurrency(
+            f"Wallet {wallet.pk} holds {wallet.currency}; this stake is in {currency}."
+        )
+    _funds_check(wallet, amount)
+
+
 def stake_debit(
     *,
     actor: Actor,
@@ -255,36 +282,44 @@ def stake_debit(
     dealer_id: int | None = None,
     shift: str = "",
     reference: str | None = None,
+    wallet_locked: bool = False,
 ) -> Transaction:
     """Debit a stake from the wallet into the table's stakes-in-play account.
 
     Call it inside the transaction that records the bet (the tables app's), after taking the
-    tables rows' locks; it locks only the wallet row (lock order: ``ledger/lock_objects.py``).
-    Raises InsufficientFunds or WrongCurrency (both 422) before writing anything, NotFound
-    when ``operator_id`` is given and the wallet is not that operator's.
+    tables rows' locks; it locks only the wallet row (lock order: ``ledger/lock_objects.py``),
+    unless ``wallet_locked`` says ``wallet`` is the row as locked by ``stake_wallet_lock`` in
+    this transaction. Raises InsufficientFunds or WrongCurrency (both 422) before writing
+    anything, NotFound when ``operator_id`` is given and the wallet is not that operator's.
 
     The posting reference is ``stake:<bet_ref>`` unless ``reference`` names an additional stake
     on the same bet (a double or a buy: e.g. ``stake:<bet_ref>:double:1``). Calling again with
     the same reference returns the first transaction.
+
+    Round trips: the wallet lock (unless locked), one statement writing the transaction and its
+    two legs (``posting_insert``), the audit event. A repeated reference is found by the
+    insert's ``ON CONFLICT`` (then read back), not looked up before every debit.
     """
     amount_check(amount)
     currency_check(currency)
     _reference_check(bet_ref, field="bet_ref")
     reference = reference or f"stake:{bet_ref}"
     with _money_atomic():
-        wallet = _lock_wallet(wallet.pk)
+        if not wallet_locked:
+            wallet = _lock_wallet(wallet.pk)
         if operator_id is not None and wallet.operator_id != operator_id:
             raise NotFound(f"Wallet {wallet.pk} does not exist.")
         if wallet.currency != currency:
             raise WrongCurrency(
                 f"Wallet {wallet.pk} holds {wallet.currency}; this stake is in {currency}."
             )
-        existing = _existing(reference, kind="stake", wallet_id=wallet.pk, amount=-amount)
-        if existing is not None:
-            return existing
-        _funds_check(wallet, amount)
-        in_play = house_account_id(Account.Kind.STAKES, currency, table_id=table_id)
-        txn = transaction_insert(
+        if wallet.balance < amount:
+            # A repeat of a debit already made returns it, whatever the balance now.
+            existing = _existing(reference, kind="stake", wallet_id=wallet.pk, amount=-amount)
+            if existing is not None:
+                return existing
+            _funds_check(wallet, amount)
+        txn = posting_insert(
             kind=Transaction.Kind.STAKE,
             reference=reference,
             actor=actor,
@@ -295,16 +330,18 @@ def stake_debit(
                 dealer_id=dealer_id,
                 shift=shift,
             ),
-        )
-        if txn is None:
-            raise ReferenceReused(f"Reference {reference!r} was used concurrently.")
-        legs_insert(
-            txn.pk,
-            [
+            house=HouseAccount(Account.Kind.STAKES, currency, table_id=table_id),
+            legs=[
                 LegSpec(wallet.pk, -amount, currency, Leg.Kind.STAKE, bet_ref),
-                LegSpec(in_play, amount, currency, Leg.Kind.STAKE, bet_ref),
+                LegSpec(None, amount, currency, Leg.Kind.STAKE, bet_ref),
             ],
         )
+        if txn is None:  # the reference exists: the same debit (returned) or another one
+            existing = _existing(reference, kind="stake", wallet_id=wallet.pk, amount=-amount)
+            if existing is not None:
+                return existing
+            raise ReferenceReused(f"Reference {reference!r} was used concurrently.")
+        wallet.balance -= amount
         events.stake_debited(
             actor=actor, wallet_id=wallet.pk, txn=txn, amount=amount, bet_ref=bet_ref
         )
@@ -519,7 +556,9 @@ def round_settlement_post(
         in_play = house_account_id(Account.Kind.STAKES, currency, table_id=table_id)
         house = house_account_id(Account.Kind.HOUSE, currency)
         with connection.cursor() as cursor:
-            cursor.execute(lock_objects.WALLETS_FOR_UPDATE_SQL, [sorted(set(wallet_ids))])
+            cursor.execute(
+                lock_objects.WALLETS_FOR_UPDATE_SQL, [int_array(sorted(set(wallet_ids)))]
+            )
             wallets = {row[0]: row for row in cursor.fetchall()}
             missing = sorted(set(wallet_ids) - wallets.keys())
             if missing:
@@ -527,7 +566,7 @@ def round_settlement_post(
             foreign = sorted(pk for pk, row in wallets.items() if row[1] != currency)
             if foreign:
                 raise WrongCurrency(f"Wallets {foreign[:10]} do not hold {currency}.")
-            cursor.execute(_STAKE_CHECK_SQL, [in_play, bet_refs, stakes])
+            cursor.execute(_STAKE_CHECK_SQL, [in_play, text_array(bet_refs), int_array(stakes)])
             mismatched = cursor.fetchall()
         if mismatched:
             described = ", ".join(f"{ref}: lines {s}, in play {p}" for ref, s, p in mismatched)
@@ -584,13 +623,13 @@ def round_settlement_post(
                     "table": table_id,
                     "currency": currency,
                     "now": now,
-                    "bet_ref": bet_refs,
-                    "wallet": wallet_ids,
-                    "stake": stakes,
-                    "payout": [line.payout for line in lines],
-                    "bonus": [line.bonus for line in lines],
-                    "result": [line.result for line in lines],
-                    "bonus_kind": [line.bonus_kind for line in lines],
+                    "bet_ref": text_array(bet_refs),
+                    "wallet": int_array(wallet_ids),
+                    "stake": int_array(stakes),
+                    "payout": int_array(line.payout for line in lines),
+                    "bonus": int_array(line.bonus for line in lines),
+                    "result": text_array(line.result for line in lines),
+                    "bonus_kind": text_array(line.bonus_kind for line in lines),
                 },
             )
             pending = [pk for pk, delivery in cursor.fetchall() if delivery == "pending"]

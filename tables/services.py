@@ -16,6 +16,7 @@ import logging
 import secrets
 import uuid
 from collections import Counter, defaultdict
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,8 +28,9 @@ from django_fsm import can_proceed
 
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
+from casino.pgarrays import int_array, text_array
 from ledger import services as ledger
-from ledger.models import Account, Player
+from ledger.models import Player
 from tables import engine as eng
 from tables import events, lock_objects, selectors
 from tables.errors import (
@@ -624,7 +626,10 @@ class _Play:
         source: str = "",
         bet: Bet | None = None,
         after: eng.RoundState | None = None,
+        debit: bool = True,
     ) -> eng.RoundState:
+        """Apply ``event`` and write what it implies. ``debit=False``: the caller debits the
+        stakes the event adds itself, in this transaction (``bet_place``)."""
         before = self.state
         after = after or self.check(event)
         rnd = self.rnd
@@ -642,7 +647,8 @@ class _Play:
         events.round_event(
             actor=self.actor, round=rnd, seq=rnd.seq, event=payload, bet_id=bet.pk if bet else None
         )
-        self._stakes_debit(before, after, event)
+        if debit:
+            self._stakes_debit(before, after, event)
         if source:
             self._decision_record(event, source, bet)
         self.state = after
@@ -901,15 +907,6 @@ def round_open(*, actor: Actor, table_id: int) -> Round:
     return rnd
 
 
-def _wallet_for(player: Player, currency: str) -> Account:
-    wallet = Account.objects.filter(
-        kind=Account.Kind.WALLET, player=player, currency=currency
-    ).first()
-    if wallet is None:
-        raise Unprocessable(f"Player {player.pk} has no {currency} wallet.")
-    return wallet
-
-
 def bet_place(
     *,
     actor: Actor,
@@ -942,10 +939,22 @@ def bet_place(
         raise
 
 
+def _joined_atomic():
+    """Join the caller's transaction as is (the API's idempotency block: no savepoint round
+    trips on the bet path), or open one. Used where every refusal is raised before the first
+    write, so a caller that catches a refusal and carries on finds nothing half-written."""
+    if transaction.get_connection().in_atomic_block:
+        return nullcontext()
+    return transaction.atomic()
+
+
 def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> Bet:
+    """Every refusal (late, suspended, no wallet, the engine's, the box's seat, the ledger's)
+    is raised before the first write; then the bet row, its engine event, its stake debit and
+    the audit events are written, and the round's cached state saved."""
     if operator_id is not None and player.operator_id != operator_id:
         raise NotFound(f"Player {player.pk} does not exist.")
-    with transaction.atomic():
+    with _joined_atomic():
         rnd = _round_locked(round_id)
         now = _now()
         late = rnd.phase != Phase.OPEN or (
@@ -965,13 +974,23 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
             )
         if rnd.suspended_reason:
             _live_check(rnd)
-        wallet = _wallet_for(player, rnd.currency)
+        # The player's wallet, found and locked at once (round, then wallet: lock order).
+        wallet = ledger.stake_wallet_lock(player_id=player.pk, currency=rnd.currency)
+        if wallet is None:
+            raise Unprocessable(f"Player {player.pk} has no {rnd.currency} wallet.")
         play = _Play(actor, rnd)
         ref = f"r{rnd.pk}-{uuid.uuid4().hex[:16]}"
         event = eng.BetPlaced(ref, box, stake, str(player.pk), behind)
         after = play.check(event)
-        if not behind:
-            _box_take(rnd.table, player, box)
+        seat_box = None if behind else _box_seat_check(rnd.table, player, box)
+        # The stake the bet puts at risk: what _stakes_debit would find between the two states
+        # (a bet's base stake; 0 in games that stake after the first card).
+        if stake:
+            ledger.stake_debit_check(
+                wallet=wallet, amount=stake, currency=rnd.currency, operator_id=player.operator_id
+            )
+        if seat_box is not None:
+            _box_seat_take(rnd.table, player, seat_box)
         bet = Bet.objects.create(
             round=rnd,
             ref=ref,
@@ -981,18 +1000,43 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
             wallet=wallet,
             operator_id=player.operator_id,
             stake=stake,
+            staked_total=stake,  # debited below, in this transaction
         )
-        play.apply(event, bet=bet, after=after)
+        play.apply(event, bet=bet, after=after, debit=False)
+        if stake:
+            ledger.stake_debit(
+                actor=actor,
+                wallet=wallet,
+                wallet_locked=True,
+                amount=stake,
+                currency=rnd.currency,
+                table_id=rnd.table_id,
+                round_id=rnd.pk,
+                bet_ref=ref,
+                operator_id=player.operator_id,
+                dealer_id=rnd.dealer_id,
+            )
         play.finish()
     return bet
 
 
-def _box_take(table: Table, player: Player, number: int) -> None:
-    """The controller sits at the box (a box stays with its seated player until they leave)."""
+def _box_seat_check(table: Table, player: Player, number: int) -> Box:
+    """The box the controller sits at; Conflict when another seated player holds it."""
     box = Box.objects.select_related("seat").get(table=table, number=number)
     if box.seat is not None and box.seat.left_at is None and box.seat.player_id != player.pk:
         raise Conflict(f"Box {number} is held by another seated player.")
-    seat, _ = Seat.objects.get_or_create(table=table, player=player, left_at=None)
+    return box
+
+
+def _box_seat_take(table: Table, player: Player, box: Box) -> None:
+    """The controller sits at the box (a box stays with its seated player until they leave)."""
+    if box.seat is not None and box.seat.left_at is None and box.seat.player_id == player.pk:
+        return  # already theirs
+    # Under the round lock (one live round per table), nobody else seats this player here now:
+    # a plain get-then-create, without get_or_create's savepoint round trips.
+    seat = Seat.objects.filter(table=table, player=player, left_at=None).first()
+    if seat is None:
+        seat = Seat.objects.create(table=table, player=player, left_at=None)
     if box.seat_id != seat.pk:
         box.seat = seat
         box.save(update_fields=["seat"])
@@ -1251,20 +1295,25 @@ def round_timeout_apply(*, round_id: int, token: int, actor: Actor | None = None
 def _settlement_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlement) -> None:
     """Post a round's settlement lines to the ledger (one transaction keyed by the round) and
     record each bet's payout. Lines that move nothing (a withdrawn box) are left out."""
-    bets = {b.ref: b for b in Bet.objects.filter(round=rnd)}
+    # (id, wallet) per bet ref: plain tuples, not 10,000 model instances.
+    bets = {
+        ref: (pk, wallet_id)
+        for pk, ref, wallet_id in Bet.objects.filter(round=rnd).values_list("pk", "ref", "wallet")
+    }
     paid: Counter[str] = Counter()
     results: dict[str, list[str]] = defaultdict(list)
     lines = []
     for line in settlement.lines:
-        bet = bets[line.bet_id]
-        paid[bet.ref] += line.paid
-        results[bet.ref].append(line.result)
+        ref = line.bet_id
+        wallet_id = bets[ref][1]
+        paid[ref] += line.paid
+        results[ref].append(line.result)
         if line.stake == 0 and line.paid == 0:
             continue
         lines.append(
             ledger.SettlementLine(
-                bet_ref=bet.ref,
-                wallet_id=bet.wallet_id,
+                bet_ref=ref,
+                wallet_id=wallet_id,
                 stake=line.stake,
                 payout=line.stake_returned + line.winnings,
                 bonus=line.bonus,
@@ -1285,8 +1334,8 @@ def _settlement_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlemen
     # One set-based UPDATE: ``bulk_update`` builds a CASE with a branch per bet, which
     # PostgreSQL evaluates for every row (quadratic: ~27 s for 10,000 bets, bench/settle.py).
     ids, amounts, labels = [], [], []
-    for ref, bet in bets.items():
-        ids.append(bet.pk)
+    for ref, (pk, _) in bets.items():
+        ids.append(pk)
         amounts.append(paid[ref])
         labels.append(",".join(results.get(ref, []))[:120])
     with connection.cursor() as cursor:
@@ -1294,7 +1343,7 @@ def _settlement_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlemen
             "UPDATE tables_bet AS b SET paid = u.paid, result = u.result "
             "FROM unnest(%s::bigint[], %s::bigint[], %s::text[]) AS u(id, paid, result) "
             "WHERE b.id = u.id",
-            [ids, amounts, labels],
+            [int_array(ids), int_array(amounts), text_array(labels)],
         )
 
 

@@ -393,9 +393,9 @@ class RoundBetsView(APIView):
         def work() -> Response:
             data = validated(self.InputSerializer, request)
             player = _player(request, data.pop("player_id"))
-            bet = services.bet_place(
+            bet = services.bet_place(  # NotFound for a round that doesn't exist
                 actor=actor,
-                round_id=selectors.round_get(pk=pk).pk,
+                round_id=pk,
                 player=player,
                 operator_id=request_scope(request).operator_id,
                 **data,
