@@ -116,6 +116,12 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def has_work_permission(self, request):
+        return request.user.has_perm("audit.work_dispute")
+
+    def has_resolve_permission(self, request):
+        return request.user.has_perm("audit.resolve_dispute")
+
     def save_model(self, request, obj, form, change):
         case = disputes.dispute_open(
             actor=Actor.from_request(request),
@@ -151,7 +157,7 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
             perform=perform,
         )
 
-    @admin.action(description="Start the investigation")
+    @admin.action(description="Start the investigation", permissions=["work"])
     def investigate(self, request, queryset):
         def perform(*, obj, actor, reason):
             disputes.dispute_investigate(
@@ -167,7 +173,7 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
             perform=perform,
         )
 
-    @admin.action(description="Add a staff note")
+    @admin.action(description="Add a staff note", permissions=["work"])
     def add_note(self, request, queryset):
         def perform(*, obj, actor, reason):
             disputes.dispute_note_add(actor=actor, user=request.user, case_id=obj.pk, text=reason)
@@ -181,7 +187,9 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
             perform=perform,
         )
 
-    @admin.action(description="Add an evidence reference (e.g. video timecode)")
+    @admin.action(
+        description="Add an evidence reference (e.g. video timecode)", permissions=["work"]
+    )
     def add_evidence(self, request, queryset):
         def perform(*, obj, actor, reason):
             disputes.dispute_note_add(
@@ -202,7 +210,7 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
             perform=perform,
         )
 
-    @admin.action(description="Resolve: reject the claim")
+    @admin.action(description="Resolve: reject the claim", permissions=["resolve"])
     def reject(self, request, queryset):
         def perform(*, obj, actor, reason):
             disputes.dispute_reject(
@@ -218,7 +226,10 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
             perform=perform,
         )
 
-    @admin.action(description="Resolve: uphold the claim (correction to the replay's payouts)")
+    @admin.action(
+        description="Resolve: uphold the claim (correction to the replay's payouts)",
+        permissions=["resolve"],
+    )
     def uphold(self, request, queryset):
         def perform(*, obj, actor, reason):
             disputes.dispute_uphold(
@@ -234,7 +245,10 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
             perform=perform,
         )
 
-    @admin.action(description="Approve the upheld case's correction (another staff member)")
+    @admin.action(
+        description="Approve the upheld case's correction (another staff member)",
+        permissions=["resolve"],
+    )
     def approve_correction(self, request, queryset):
         def perform(*, obj, actor, reason):
             disputes.dispute_correction_approve(

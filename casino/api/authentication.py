@@ -6,6 +6,8 @@ from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
+from audit.context import client_of
+from casino.api import events
 from casino.api.credentials import credential_matches, credential_split
 from casino.api.models import ApiKey, DeviceToken
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
@@ -36,11 +38,18 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
                 .first()
             )
         if credential is None or not credential_matches(raw, credential.secret_hash):
+            self._refuse(request, prefix, "invalid")
             raise exceptions.AuthenticationFailed("Invalid credential.")
         if not credential.is_active:
+            self._refuse(request, prefix, "revoked")
             raise exceptions.AuthenticationFailed("This credential has been revoked.")
         self._touch(credential)
         return self.principal(credential), credential
+
+    def _refuse(self, request, prefix: str | None, reason: str) -> None:
+        events.credential_refused(
+            kind=self.kind, prefix=prefix, reason=reason, client=client_of(request._request)
+        )
 
     def _touch(self, credential) -> None:
         now = timezone.now()

@@ -39,3 +39,15 @@ def device_token_revoked(*, actor: Actor, token: DeviceToken, reason: str) -> No
         table_id=token.table_id,
         payload={"device_token_id": token.pk, "prefix": token.prefix, "reason": reason},
     )
+
+
+def credential_refused(*, kind: str, prefix: str | None, reason: str, client: dict) -> None:
+    """A bearer credential was refused (unknown, wrong secret or revoked): who tried, from where.
+
+    Written outside any transaction of the request, so the refusal stays recorded although
+    the request fails."""
+    audit_event_record(
+        name="auth.credential_refused",
+        actor=Actor(kind="anonymous", id=None, label=f"{kind}:{prefix or '?'}"),
+        payload={"kind": kind, "prefix": prefix or "", "reason": reason, "client": client},
+    )

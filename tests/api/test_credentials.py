@@ -67,3 +67,19 @@ def test_device_token_is_bound_to_one_table(client_for, table):
     me = bearer_client(raw).get("/api/v1/me/").json()
     assert me["kind"] == "device" and me["table_id"] == table.pk and me["operator_id"] is None
     assert AuditEvent.objects.filter(name="device_token.issued", table_id=table.pk).exists()
+
+
+def test_refused_credentials_are_audited_with_their_prefix(api_key, client_for):
+    from audit.models import AuditEvent
+
+    key, raw = api_key
+    assert bearer_client(raw[:-2] + "zz").get("/api/v1/me/").status_code == 401
+    client_for(roles.FLOOR_SUPERVISOR).post(
+        f"/api/v1/api-keys/{key.pk}/revoke/", {"reason": "rotated"}, format="json"
+    )
+    assert bearer_client(raw).get("/api/v1/me/").status_code == 401
+    refusals = AuditEvent.objects.filter(name="auth.credential_refused").order_by("id")
+    assert [(e.payload["prefix"], e.payload["reason"]) for e in refusals] == [
+        (key.prefix, "invalid"),
+        (key.prefix, "revoked"),
+    ]
