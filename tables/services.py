@@ -27,7 +27,7 @@ from django.utils import timezone
 from django_fsm import can_proceed
 
 from casino.actors import Actor
-from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
+from casino.errors import Conflict, NotFound, PermissionDenied, Unprocessable, ValidationFailed
 from casino.pgarrays import int_array, text_array
 from ledger import services as ledger
 from ledger.models import Player
@@ -1385,9 +1385,17 @@ def round_settle(*, round_id: int, actor: Actor | None = None) -> str:
     return rnd.phase
 
 
+def _staff_may(user, permission: str, what: str) -> None:
+    """The services check the role themselves: the API and the console check it too, but a
+    void must never depend on every caller remembering to."""
+    if user is None or not user.has_perm(permission):
+        raise PermissionDenied(f"Your role may not {what}.")
+
+
 def void_request(*, actor: Actor, user, round_id: int, reason: str) -> VoidRequest:
     """A pit boss asks for a round to be voided; nothing changes until another staff member
     approves it."""
+    _staff_may(user, "tables.request_void", "request a void")
     if not reason.strip():
         raise ValidationFailed("A void needs a reason.", errors={"reason": ["required"]})
     with transaction.atomic():
@@ -1405,6 +1413,7 @@ def void_request(*, actor: Actor, user, round_id: int, reason: str) -> VoidReque
 def void_approve(*, actor: Actor, user, round_id: int) -> Round:
     """A second staff member approves the void (§8): outcomes already decided stand, every
     undecided stake is returned, through one ledger posting; the round becomes voided."""
+    _staff_may(user, "tables.approve_void", "approve a void")
     with transaction.atomic():
         rnd = _round_locked(round_id)
         request = lock_objects.void_request_for_update(rnd.pk).first()

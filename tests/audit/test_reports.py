@@ -38,8 +38,12 @@ def floor():
     services.late_bet_record(actor=ACTOR, refusal=late.value)  # as the API does after rollback
     with pytest.raises(RoundSuspended):
         services.card_post(actor=DEVICE, round_id=rnd.pk, card="TS")  # no tens in Spanish decks
-    services.void_request(actor=ACTOR, user=UserFactory(), round_id=rnd.pk, reason="misdeal")
-    services.void_approve(actor=ACTOR, user=UserFactory(), round_id=rnd.pk)
+    services.void_request(
+        actor=ACTOR, user=UserFactory(roles=[roles.PIT_BOSS]), round_id=rnd.pk, reason="misdeal"
+    )
+    services.void_approve(
+        actor=ACTOR, user=UserFactory(roles=[roles.FLOOR_SUPERVISOR]), round_id=rnd.pk
+    )
     server = live_table("online_8deck", card_source="server_shoe")
     empty = services.round_open(actor=DEVICE, table_id=server.pk)
     services.round_close_betting(actor=DEVICE, round_id=empty.pk)  # no bets: settles at once

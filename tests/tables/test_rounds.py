@@ -8,7 +8,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino.errors import Conflict
+from casino.api import roles
+from casino.errors import Conflict, PermissionDenied
 from ledger.models import Transaction
 from tables import selectors, services
 from tables.errors import (
@@ -374,8 +375,18 @@ def test_void_needs_two_people_decided_outcomes_stand_undecided_stakes_return():
         services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
     decide(b, "hit")(rnd.pk)
     services.card_post(actor=DEVICE, round_id=rnd.pk, card="KH")
-    pit_boss, supervisor = UserFactory(), UserFactory()
+    # Someone holding both roles still may not approve their own request.
+    pit_boss = UserFactory(roles=[roles.PIT_BOSS, roles.FLOOR_SUPERVISOR])
+    supervisor = UserFactory(roles=[roles.FLOOR_SUPERVISOR])
+    with pytest.raises(PermissionDenied):
+        services.void_request(
+            actor=ACTOR, user=UserFactory(roles=[roles.DEALER]), round_id=rnd.pk, reason="x"
+        )
     services.void_request(actor=ACTOR, user=pit_boss, round_id=rnd.pk, reason="card misdealt")
+    with pytest.raises(PermissionDenied):
+        services.void_approve(
+            actor=ACTOR, user=UserFactory(roles=[roles.PIT_BOSS]), round_id=rnd.pk
+        )
     with pytest.raises(FourEyesRequired):
         services.void_approve(actor=ACTOR, user=pit_boss, round_id=rnd.pk)
     assert Round.objects.get(pk=rnd.pk).phase == "playing"  # one person is not enough
