@@ -178,6 +178,11 @@ def _shoe(*, request, obj, actor, data):
     return f"New shoe {shoe.pk} loaded at {obj.code}; the previous shoe is retired."
 
 
+def _server_shoe(*, request, obj, actor, data):
+    shoe = services.shoe_replace(actor=actor, table_id=obj.pk)
+    return f"New shoe {shoe.pk} shuffled at {obj.code}; the previous shoe is retired and revealed."
+
+
 def _table_refs(obj) -> dict:
     return {"table_id": obj.pk, "casino_id": obj.casino_id}
 
@@ -273,6 +278,20 @@ TABLE_ACTIONS = (
         ),
         help="Load a new shoe into the card reader with its shuffle record; the current shoe "
         "is retired (a live round continues from the new shoe).",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="server_shoe",
+        label="New shoe",
+        perform=_server_shoe,
+        permissions=(OPERATE,),
+        available=lambda t: (
+            t.card_source == models.Table.CardSource.SERVER_SHOE
+            and t.status != models.Table.Status.CLOSED
+        ),
+        dangerous=True,
+        help="Retire the current shoe (its order is revealed and checked against the "
+        "commitment) and shuffle a new one for the next round.",
         references=_table_refs,
     ),
 )

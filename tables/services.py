@@ -600,6 +600,26 @@ def shoe_load(
     return shoe
 
 
+def shoe_replace(*, actor: Actor, table_id: int) -> Shoe:
+    """The pit changes a server-shoe table's shoe between rounds: the current shoe is retired
+    (its order revealed and checked against its commitment) and a freshly shuffled one, with
+    its commitment, waits for the next round."""
+    with transaction.atomic():
+        table = _table_locked(table_id)
+        if table.card_source != Table.CardSource.SERVER_SHOE:
+            raise WrongPhase(f"Table {table.code} is reader-fed: load its new shoe instead.")
+        if table.rule_set_id is None:
+            raise Unprocessable(f"Table {table.code} has no rule set.")
+        if Round.objects.filter(table=table, phase__in=Round.LIVE).exists():
+            raise WrongPhase(f"Table {table.code} has a round in play; change the shoe after it.")
+        current = Shoe.objects.filter(table=table, retired_at__isnull=True).first()
+        if current is not None:
+            _shoe_retire(actor=actor, shoe=lock_objects.shoe_for_update(current.pk).get())
+        return _server_shoe_new(
+            actor=actor, table=table, rules=eng.RuleSet.from_json(table.rule_set.document)
+        )
+
+
 # --- the round engine driver ---------------------------------------------------------------
 
 

@@ -165,7 +165,7 @@ def test_round_phases_follow_the_engine_and_refuse_out_of_phase_moves():
     assert phases == ["closed", "dealing", "playing", "dealer", "settling"]
     _settled(rnd)
     with pytest.raises(WrongPhase):
-        services.void_request(actor=ACTOR, user=UserFactory(), round_id=rnd.pk, reason="late")
+        services.void_request(actor=ACTOR, user=_pit_boss(), round_id=rnd.pk, reason="late")
 
 
 def test_table_lifecycle_closed_open_paused_closed():
@@ -195,8 +195,10 @@ def test_limits_and_dealer_changes_are_logged_and_apply_from_the_next_round():
     services.table_dealer_assign(actor=ACTOR, table_id=table.pk, dealer=dealer_user)
     bet(rnd, funded_player(), 1, 100)  # the round keeps the limits it opened with
     services.round_close_betting(actor=ACTOR, round_id=rnd.pk)
-    services.void_request(actor=ACTOR, user=UserFactory(), round_id=rnd.pk, reason="test")
-    services.void_approve(actor=ACTOR, user=UserFactory(), round_id=rnd.pk)
+    services.void_request(actor=ACTOR, user=_pit_boss(), round_id=rnd.pk, reason="test")
+    services.void_approve(
+        actor=ACTOR, user=UserFactory(roles=[roles.FLOOR_SUPERVISOR]), round_id=rnd.pk
+    )
     nxt = services.round_open(actor=ACTOR, table_id=table.pk)
     assert nxt.limits["min_bet"] == 500 and nxt.dealer_id == dealer_user.pk
     with pytest.raises(RuleRefused, match="outside the table limits"):
@@ -398,3 +400,34 @@ def test_void_needs_two_people_decided_outcomes_stand_undecided_stakes_return():
     with pytest.raises(WrongPhase):
         services.void_approve(actor=ACTOR, user=supervisor, round_id=rnd.pk)
     assert AuditEvent.objects.filter(name="tables.round_voided", round_id=rnd.pk).exists()
+
+
+def test_pit_replaces_a_server_shoe_between_rounds_and_the_old_one_is_revealed():
+    table = live_table("crown", card_source="server_shoe")
+    a = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    first = Shoe.objects.get(pk=rnd.shoe_id)
+    with pytest.raises(WrongPhase):
+        services.shoe_replace(actor=ACTOR, table_id=table.pk)  # not while a round is in play
+    bet(rnd, a, 1, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    rnd = Round.objects.get(pk=rnd.pk)
+    while rnd.phase in Round.LIVE:
+        state = selectors.round_state(rnd)
+        if state.turn() == ("hand", 1, 0):
+            decide(a, "stand")(rnd.pk)
+        rnd = Round.objects.get(pk=rnd.pk)
+    first.refresh_from_db()
+    assert first.retired_at is None  # a cut-card shoe lives on between rounds
+    second = services.shoe_replace(actor=ACTOR, table_id=table.pk)
+    first.refresh_from_db()
+    assert first.retired_at is not None and first.verified is True
+    assert second.retired_at is None and len(second.shuffles.get().commitment) == 64
+    assert services.round_open(actor=DEVICE, table_id=table.pk).shoe_id == second.pk
+    reader = live_table("crown")
+    with pytest.raises(WrongPhase):
+        services.shoe_replace(actor=ACTOR, table_id=reader.pk)
+
+
+def _pit_boss():
+    return UserFactory(roles=[roles.PIT_BOSS])
