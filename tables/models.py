@@ -14,6 +14,8 @@ from django.conf import settings
 from django.db import models
 from django_fsm import FSMField, transition
 
+from audit.models import CurrentTransactionId
+
 
 class Casino(models.Model):
     code = models.SlugField(max_length=40, unique=True)
@@ -435,13 +437,20 @@ class RoundEvent(models.Model):
     public = models.JSONField()
     actor = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The writing transaction's id: the live stream follows (txid, id), emitting only rows of
+    # finished transactions, so an event that commits late (a settlement in the worker while
+    # the next round plays) is never skipped by a reader already past its id.
+    txid = models.BigIntegerField(db_default=CurrentTransactionId(), editable=False)
 
     class Meta:
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(fields=["round", "seq"], name="round_event_unique_seq")
         ]
-        indexes = [models.Index(fields=["table", "id"], name="round_event_table_idx")]
+        indexes = [
+            models.Index(fields=["table", "id"], name="round_event_table_idx"),
+            models.Index(fields=["table", "txid", "id"], name="round_event_stream_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"round {self.round_id} {self.seq or self.kind} {self.type}"

@@ -76,9 +76,23 @@ def round_current(*, table: Table) -> Round | None:
     )
 
 
-def round_events_after(*, table_id: int, after_id: int, limit: int = 100) -> list[RoundEvent]:
+def round_events_after(
+    *, table_id: int, after: tuple[int, int], limit: int = 100
+) -> list[RoundEvent]:
+    """The table's stream after the key ``after = (txid, id)``, in key order, up to the rows of
+    finished transactions only (below the snapshot's xmin: no row with a smaller key can commit
+    later), plus the caller's own transaction's rows."""
     return list(
-        RoundEvent.objects.filter(table_id=table_id, id__gt=after_id).order_by("id")[:limit]
+        RoundEvent.objects.filter(table_id=table_id)
+        .extra(
+            where=[
+                "(txid, id) > (%s, %s)",
+                "(txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+                " OR txid = pg_current_xact_id_if_assigned()::text::bigint)",
+            ],
+            params=[after[0], after[1]],
+        )
+        .order_by("txid", "id")[:limit]
     )
 
 

@@ -10,6 +10,7 @@ supervisor approves it (``approve_void``).
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from django.conf import settings
@@ -288,6 +289,12 @@ class EventStreamRenderer(BaseRenderer):
         return json.dumps(data).encode()  # only problem bodies reach a renderer
 
 
+STREAM_MAX_EVENTS = 1000
+STREAM_POLL_SECONDS = 0.5
+# An event id is "<txid>-<id>": the stream's order key (see RoundEvent.txid).
+STREAM_ID = r"^\d{1,19}-\d{1,19}$"
+
+
 class TableEventsView(APIView):
     """Server-Sent Events: the table's round events as they happen (bets, cards shown, turns,
     phases). Resume with the ``Last-Event-ID`` header (or ``last_event_id``); the stream ends
@@ -297,7 +304,9 @@ class TableEventsView(APIView):
     renderer_classes = [JSONRenderer, EventStreamRenderer]
 
     class QuerySerializer(serializers.Serializer):
-        last_event_id = serializers.IntegerField(min_value=0, max_value=MAX_ID, required=False)
+        last_event_id = serializers.RegexField(
+            STREAM_ID, required=False, help_text="the id of the last event received"
+        )
         wait = serializers.IntegerField(min_value=0, max_value=60, required=False)
 
     @extend_schema(
@@ -308,10 +317,8 @@ class TableEventsView(APIView):
         query = self.QuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         table = selectors.table_get(pk=pk, table_id=_table_scope(request))
-        header = request.headers.get("Last-Event-ID", "")
-        after = query.validated_data.get("last_event_id")
-        if after is None:
-            after = int(header) if header.isdigit() and len(header) < 19 else 0
+        last = query.validated_data.get("last_event_id") or request.headers.get("Last-Event-ID", "")
+        after = _stream_key(last)
         wait = query.validated_data.get("wait", settings.TABLES_STREAM_SECONDS)
         response = StreamingHttpResponse(
             _event_stream(table.pk, after, wait), content_type="text/event-stream"
@@ -321,22 +328,26 @@ class TableEventsView(APIView):
         return response
 
 
-STREAM_MAX_EVENTS = 1000
-STREAM_POLL_SECONDS = 0.5
+def _stream_key(last: str) -> tuple[int, int]:
+    """The key after which to resume; a missing or malformed id starts from the beginning."""
+    if re.match(STREAM_ID, last):
+        txid, pk = last.split("-")
+        return int(txid), int(pk)
+    return (0, 0)
 
 
-def _event_stream(table_id: int, after: int, wait: int):
-    """Poll the table's RoundEvent rows by id; bounded in time and in events."""
+def _event_stream(table_id: int, after: tuple[int, int], wait: int):
+    """Poll the table's RoundEvent rows in stream order; bounded in time and in events."""
     deadline = time.monotonic() + wait
     sent = 0
     yield "retry: 2000\n\n"
     while sent < STREAM_MAX_EVENTS:
-        rows = selectors.round_events_after(table_id=table_id, after_id=after)
+        rows = selectors.round_events_after(table_id=table_id, after=after)
         for row in rows:
-            after = row.pk
+            after = (row.txid, row.pk)
             sent += 1
             body = {"round_id": row.round_id, "seq": row.seq, **row.public}
-            yield f"id: {row.pk}\nevent: {row.type}\ndata: {json.dumps(body)}\n\n"
+            yield f"id: {row.txid}-{row.pk}\nevent: {row.type}\ndata: {json.dumps(body)}\n\n"
         if time.monotonic() >= deadline:
             break
         if not rows:

@@ -5,6 +5,8 @@ import pytest
 
 from audit.models import AuditEvent
 from casino.api import roles
+from conftest import wait_until
+from tables import selectors, services
 from tables.models import Round
 from tests.factories import TableFactory, funded_player, live_table
 
@@ -79,10 +81,8 @@ def test_a_round_through_the_api(client_for, table, operator):
     assert stream.status_code == 200 and stream["Content-Type"] == "text/event-stream"
     text = _stream(stream)
     assert "event: card_dealt" in text and "event: round_opened" in text
-    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
-    resumed = _stream(
-        device.get(f"/api/v1/tables/{table.pk}/events/", HTTP_LAST_EVENT_ID=str(ids[-2]))
-    )
+    ids = [line[4:] for line in text.splitlines() if line.startswith("id: ")]
+    resumed = _stream(device.get(f"/api/v1/tables/{table.pk}/events/", HTTP_LAST_EVENT_ID=ids[-2]))
     assert [line for line in resumed.splitlines() if line.startswith("id: ")] == [f"id: {ids[-1]}"]
 
 
@@ -128,3 +128,56 @@ def test_pit_operates_the_table(client_for, table):
     )
     assert rules.status_code == 200 and "rtp_method" in rules.json()
     assert _post(pit, f"/api/v1/tables/{table.pk}/close/").json()["status"] == "closed"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_stream_never_skips_an_event_that_commits_late():
+    """A settlement still running in the worker (older transaction, smaller id) while the next
+    round's events commit: the stream holds the newer events back until the older one commits,
+    then gives both in order."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from casino.actors import Actor
+    from tables.models import RoundEvent
+
+    table = live_table("crown", card_source="server_shoe")
+    rnd = services.round_open(actor=Actor.system("tests"), table_id=table.pk)
+    last = RoundEvent.objects.filter(table=table).order_by("txid", "id").last()
+    key = (last.txid, last.pk)
+
+    def event(name):
+        return RoundEvent.objects.create(
+            round=rnd, table=table, kind="meta", type=name, payload={}, public={}, actor="t"
+        )
+
+    inserted, release = threading.Event(), threading.Event()
+
+    def slow_settlement():
+        try:
+            with transaction.atomic():
+                event("late")
+                inserted.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=slow_settlement)
+    worker.start()
+    try:
+        assert inserted.wait(10)
+        event("early")  # commits first, with a larger id
+        # (Other writers on the server may hold the horizon back further; never past "late".)
+        assert selectors.round_events_after(table_id=table.pk, after=key) == []
+    finally:
+        release.set()
+        worker.join(10)
+    wait_until(
+        lambda: (
+            [e.type for e in selectors.round_events_after(table_id=table.pk, after=key)]
+            == ["late", "early"]
+        ),
+        timeout=20,
+        message="the stream did not give both events in commit-safe order",
+    )
