@@ -16,7 +16,11 @@ SKIP = {"__main__", "report"}
 
 
 def main(argv: list[str]) -> int:
-    names = argv or sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if m.name not in SKIP)
+    names = argv or sorted(
+        m.name
+        for m in pkgutil.iter_modules([str(HERE)])
+        if m.name not in SKIP and not m.name.startswith("_")  # _helpers are no benchmarks
+    )
     rows, failed = [], []
     for name in names:
         print(f"== bench.{name}", flush=True)

@@ -50,6 +50,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench._stakes import stakes_bulk  # noqa: E402
 from bench.report import result  # noqa: E402
 
 logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
@@ -197,8 +198,6 @@ def _play_out(state, rng: random.Random, eng) -> list:
 
 def _big_round_build(actor, table, wallets, boxes: int, per_box: int, seed: int) -> int:
     """A round in ``settling`` with boxes x per_box bets, built in bulk (see the docstring)."""
-    from ledger.models import Account
-    from ledger.postings import house_account_id
     from tables import engine as eng
     from tables import selectors
     from tables import services as table_services
@@ -227,46 +226,12 @@ def _big_round_build(actor, table, wallets, boxes: int, per_box: int, seed: int)
         engine_events += _play_out(state, random.Random(seed), eng)
         built = time.perf_counter()
         Bet.objects.bulk_create(bets, batch_size=2000)
-    # The stakes: exactly the rows ``ledger.services.stake_debit`` writes for each bet (a
-    # ``stake`` transaction referenced ``stake:<bet_ref>`` with the round's dimensions, its
-    # wallet leg and its stakes-in-play leg), written for all the bets in two statements; the
-    # legs trigger moves the wallet balances and the balance check runs at commit as usual.
-    # (One stake_debit per bet took ~100 s for 10,000 bets on a loaded machine.)
-    in_play = house_account_id(Account.Kind.STAKES, rnd.currency, table_id=rnd.table_id)
-    ordered = sorted(bets, key=lambda b: b.wallet_id)
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(
-            """
-            INSERT INTO ledger_transaction (kind, reference, description, posted_at, actor_kind,
-                actor_id, actor_label, operator_id, table_id, round_id, dealer_id, shift,
-                reverses_id)
-            SELECT 'stake', 'stake:' || u.ref, '', %s, %s, '', %s, u.operator_id, %s, %s,
-                   %s, '', NULL
-            FROM unnest(%s::text[], %s::bigint[]) WITH ORDINALITY AS u(ref, operator_id, n)
-            ORDER BY u.n
-            RETURNING id, reference
-            """,
-            [
-                timezone.now(), actor.kind, actor.label, rnd.table_id, rnd.pk, rnd.dealer_id,
-                [b.ref for b in ordered], [b.operator_id for b in ordered],
-            ],
-        )  # fmt: skip
-        txn_of = {reference[len("stake:") :]: pk for pk, reference in cursor.fetchall()}
-        txn_ids, accounts, amounts, refs = [], [], [], []
-        for bet in ordered:
-            txn_ids += [txn_of[bet.ref]] * 2
-            accounts += [bet.wallet_id, in_play]
-            amounts += [-STAKE, STAKE]
-            refs += [bet.ref, bet.ref]
-        cursor.execute(
-            """
-            INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref)
-            SELECT u.t, u.a, u.amount, %s, 'stake', u.ref
-            FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::text[])
-                 AS u(t, a, amount, ref)
-            """,
-            [rnd.currency, txn_ids, accounts, amounts, refs],
-        )
+    # The stakes: the rows stake_debit writes, for all the bets at once (bench/_stakes.py).
+    stakes_bulk(
+        actor=actor, table_id=rnd.table_id, round_id=rnd.pk, currency=rnd.currency,
+        stakes=[(b.ref, b.wallet_id, b.operator_id, STAKE)
+                for b in sorted(bets, key=lambda b: b.wallet_id)],
+    )  # fmt: skip
     debited = time.perf_counter()
     with transaction.atomic():
         RoundEvent.objects.bulk_create(
@@ -282,12 +247,8 @@ def _big_round_build(actor, table, wallets, boxes: int, per_box: int, seed: int)
             phase="settling", seq=len(engine_events), state=state.to_json(),
             closed_at=now, settling_since=now, betting_closes_at=None,
         )  # fmt: skip
-    # Autovacuum analyses a table once 10% of it changed, seconds to a minute after the fact;
-    # a ledger in service has statistics for its size. A bulk build of seconds would leave the
-    # planner thinking these tables are empty (and probing legs by sequential scans), so it
-    # gets what autovacuum would have done for a round that took minutes to place.
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE ledger_leg, ledger_transaction, tables_bet, tables_roundevent")
+    with connection.cursor() as cursor:  # as autovacuum would (see bench/_stakes.py)
+        cursor.execute("ANALYZE tables_bet, tables_roundevent")
     print(f"  engine fold {built - started:.2f}s, stake debits {debited - built:.2f}s")
     return rnd.pk
 

@@ -31,36 +31,33 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 
+from bench._stakes import stakes_bulk  # noqa: E402
 from bench.report import result  # noqa: E402
 
 RUNS = {10_000: 3, 21: 15}
 
 
 def _world(n_bets: int, round_id: int, table, players):
+    """The stakes of a round (the rows stake_debit writes, in bulk: bench/_stakes.py) and its
+    settlement lines: lose, push, win in turn, a bonus every 97th bet."""
     from casino.actors import Actor
-    from ledger import services
     from ledger.services import SettlementLine
 
-    actor = Actor.system("bench")
-    lines = []
-    with transaction.atomic():  # setup only: the stakes of a round, placed in one commit
-        _stakes(actor, services, SettlementLine, lines, n_bets, round_id, table, players)
-    return lines
-
-
-def _stakes(actor, services, SettlementLine, lines, n_bets, round_id, table, players):
+    stakes, lines = [], []
     for index in range(n_bets):
         wallet = players[index % len(players)]
         bet_ref = f"r{round_id}-b{index}"
-        services.stake_debit(
-            actor=actor, wallet=wallet, amount=100, currency="EUR",
-            table_id=table.pk, round_id=round_id, bet_ref=bet_ref,
-        )  # fmt: skip
+        stakes.append((bet_ref, wallet.pk, wallet.operator_id, 100))
         outcome = index % 3  # lose, push, win: a realistic mix of payout legs
         lines.append(
             SettlementLine(bet_ref, wallet.pk, stake=100, payout=[0, 100, 200][outcome],
                            bonus=500 if index % 97 == 0 else 0)
         )  # fmt: skip
+    stakes_bulk(
+        actor=Actor.system("bench"), table_id=table.pk, round_id=round_id, currency="EUR",
+        stakes=sorted(stakes, key=lambda s: s[1]),
+    )  # fmt: skip
+    return lines
 
 
 def _post(lines, round_id: int, table) -> float:
