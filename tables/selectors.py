@@ -7,8 +7,10 @@ and the cache are the same fold.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from casino.errors import NotFound
@@ -20,11 +22,17 @@ FACE_DOWN_UNTIL = ("dealer", "complete")
 
 def round_state_replay(rnd: Round) -> eng.RoundState:
     """The round's state rebuilt from its persisted engine events (the source of truth)."""
-    payloads = (
-        RoundEvent.objects.filter(round=rnd, kind="engine")
-        .order_by("seq")
-        .values_list("payload", flat=True)
-    )
+    # One JSON array parsed at once instead of a row (and a json.loads) per event: a
+    # 10,000-bet round has ~10,300 events, folded at settlement.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT coalesce(json_agg(payload ORDER BY seq), '[]') FROM tables_roundevent "
+            "WHERE round_id = %s AND kind = 'engine'",
+            [rnd.pk],
+        )
+        payloads = cursor.fetchone()[0]
+    if isinstance(payloads, str | bytes):
+        payloads = json.loads(payloads)
     return eng.fold(
         eng.RuleSet.from_json(rnd.rule_set.document),
         eng.PayoutSchedule.from_json(rnd.payout_schedule.document),
