@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group
-from django.db import connection, transaction
+from django.db import connection
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.test import APIRequestFactory, force_authenticate
@@ -24,6 +24,7 @@ class CreateGroupView(APIView):
 
     required_permissions = {"POST": ()}
     pause: threading.Event | None = None
+    entered: threading.Event | None = None
 
     def post(self, request):
         def work():
@@ -32,6 +33,7 @@ class CreateGroupView(APIView):
                 raise ValidationFailed("refused on purpose", errors={"fail": ["set"]})
             group = Group.objects.create(name=request.data["name"])
             if self.pause is not None:
+                self.entered.set()  # the key's lock is held from here until commit
                 self.pause.wait(10)
             return Response({"id": group.pk, "name": group.name}, status=status.HTTP_201_CREATED)
 
@@ -109,8 +111,8 @@ def test_expired_keys_are_forgotten_and_purged():
 @pytest.mark.django_db(transaction=True)
 def test_duplicate_while_first_is_in_flight_is_409():
     user = UserFactory()
-    pause = threading.Event()
-    CreateGroupView.pause = pause
+    pause, entered = threading.Event(), threading.Event()
+    CreateGroupView.pause, CreateGroupView.entered = pause, entered
     results = {}
 
     def first():
@@ -122,13 +124,7 @@ def test_duplicate_while_first_is_in_flight_is_409():
     thread = threading.Thread(target=first)
     thread.start()
     try:
-        # Wait until the first request holds its key (its row exists, uncommitted).
-        for _ in range(200):
-            with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")
-                if cursor.fetchone()[0]:
-                    break
-            threading.Event().wait(0.05)
+        assert entered.wait(10), "the first request never started its work"
         CreateGroupView.pause = None
         duplicate = call(user, {"name": "slow"})
         assert duplicate.status_code == 409
