@@ -168,9 +168,21 @@ def _action(action: str, bet_id: str, rng) -> dict[str, Any]:
     }
 
 
+def box_face_down(state: eng.RoundState, hand: eng.round.Hand, position: int) -> bool:
+    """Whether a box's card lies face down (seed 002, the banker's game): the first two cards
+    and every bought card, until the round ends; twisted cards are dealt face up. A split
+    ace was shown to split, so a split hand's first card is face up. Only the box's own player
+    sees them (``round_public_state(player_id=...)``)."""
+    if not state.rules.staking_after_first_card or state.phase == "complete":
+        return False
+    first_hidden = 1 if hand.split else 0
+    return first_hidden <= position < 2 + hand.buys
+
+
 def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str, Any]:
-    """What the table shows: cards (face-down dealer cards hidden), whose turn, timers, and the
-    caller's legal actions (``player_id``: the player the operator asks for)."""
+    """What the table shows: cards (face-down cards hidden, a box's own player sees its own),
+    whose turn, timers, and the caller's legal actions (``player_id``: the player the operator
+    asks for)."""
     state = round_state(rnd)
     hidden = _dealer_hidden(state)
     dealer_cards = [None if hidden else c.code for c in state.dealer]
@@ -178,14 +190,20 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
     boxes = []
     for number, box in state.boxes.items():
         hands = []
+        own = player_id is not None and str(box.controller) == str(player_id)
         for index, h in enumerate(box.hands):
             v = state.value(h)
+            cards = [
+                None if not own and box_face_down(state, h, i) else c.code
+                for i, c in enumerate(h.cards)
+            ]
+            covered = None in cards
             hands.append(
                 {
                     "index": index,
-                    "cards": [c.code for c in h.cards],
-                    "total": v.total,
-                    "soft": v.soft,
+                    "cards": cards,
+                    "total": None if covered else v.total,
+                    "soft": v.soft and not covered,
                     "status": h.status,
                     "doubles": h.doubles,
                     "split": h.split,

@@ -63,8 +63,11 @@ class LegalActionSerializer(serializers.Serializer):
 
 class HandStateSerializer(serializers.Serializer):
     index = serializers.IntegerField()
-    cards = serializers.ListField(child=serializers.CharField())
-    total = serializers.IntegerField()
+    cards = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="null: a face-down card (the box's own player sees it)",
+    )
+    total = serializers.IntegerField(allow_null=True, help_text="null while a card is face down")
     soft = serializers.BooleanField()
     status = serializers.CharField()
     doubles = serializers.IntegerField()

@@ -431,3 +431,45 @@ def test_pit_replaces_a_server_shoe_between_rounds_and_the_old_one_is_revealed()
 
 def _pit_boss():
     return UserFactory(roles=[roles.PIT_BOSS])
+
+
+def test_traditional_cards_lie_face_down_but_to_their_own_player_until_the_round_ends():
+    table = live_table("traditional")
+    a, b = funded_player(), funded_player()
+    seen = []
+
+    def look(player):
+        def check(round_id):
+            rnd = Round.objects.get(pk=round_id)
+            view = selectors.round_public_state(rnd, player_id=player.pk)
+            seen.append({box["number"]: box["hands"][0]["cards"] for box in view["boxes"]})
+
+        return check
+
+    rnd = play_round(
+        table,
+        [(a, 1, 0), (b, 2, 0)],
+        ["KS", "5H", "7C", "6D", "4C", "9S", "2C", "7H"],
+        [
+            decide(a, "stake", 500),
+            decide(b, "stake", 500),
+            look(b),  # b looks at the table while a is to play
+            look(a),
+            decide(a, "buy", 100),
+            decide(a, "stand"),
+            decide(b, "twist"),
+            look(a),
+            decide(b, "stand"),
+            dealer("stand"),
+        ],
+    )
+    by_b, by_a, later = seen
+    assert by_b[1] == [None, None] and by_b[2] == ["5H", "4C"]  # a's cards face down to b
+    assert by_a[1] == ["KS", "6D"] and by_a[2] == [None, None]
+    assert later[1] == ["KS", "6D", "2C"]  # a sees its own, bought card included
+    assert later[2] == [None, None, "7H"]  # b's twisted card is dealt face up
+    public = selectors.round_public_state(Round.objects.get(pk=rnd.pk))
+    assert [box["hands"][0]["cards"] for box in public["boxes"]] == [
+        ["KS", "6D", "2C"],
+        ["5H", "4C", "7H"],
+    ]  # the round is over: every card is shown
