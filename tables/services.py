@@ -1385,6 +1385,7 @@ def round_settle(*, round_id: int, actor: Actor | None = None) -> str:
         rnd = (
             lock_objects.round_for_update(round_id)
             .select_related("rule_set", "payout_schedule")
+            .defer("state")  # settling folds the events; the cache is megabytes at 10,000 bets
             .first()
         )
         if rnd is None:

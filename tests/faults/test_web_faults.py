@@ -38,7 +38,9 @@ def _statuses(bettors, since=None, until=None):
 
 
 def test_postgresql_unreachable_under_load_503_then_recovers(betting_world):
-    key, slots, _ = betting_world(tables=2, players=4, funding=10**9)
+    # Enough slots that the bettors are still betting seconds after the database is back
+    # (with 2 tables each they could run out ~1 s after the restore, before the window below).
+    key, slots, _ = betting_world(tables=6, players=4, funding=10**9)
     proxy = Proxy()
     server = Gunicorn(database_url("127.0.0.1", proxy.port), workers=2)
     bettors = [Bettor(server.port, key, player_slots, pause=0.01) for player_slots in slots]
