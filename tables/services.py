@@ -675,6 +675,7 @@ class _Play:
         if not (isinstance(event, WINDOW_RESPONSES) and after.window is not None):
             self.turn_changed = True
         self._reveal_dealer(before, after)
+        self._reveal_boxes(before, after)
         self._phase_sync()
         return after
 
@@ -690,7 +691,23 @@ class _Play:
                 and before.phase not in selectors.FACE_DOWN_UNTIL
             ):
                 public["card"] = None  # face down: revealed by a dealer_revealed entry
+            elif target[0] == "box":
+                hand = before.hand(target[1], target[2])
+                if selectors.box_face_down(before, hand, len(hand.cards)):
+                    public["card"] = None  # face down: revealed by a hands_revealed entry
         return public
+
+    def _reveal_boxes(self, before: eng.RoundState, after: eng.RoundState) -> None:
+        if (
+            before.rules.staking_after_first_card
+            and before.phase != "complete"
+            and after.phase == "complete"
+        ):
+            hands = {
+                str(number): [[c.code for c in h.cards] for h in box.hands]
+                for number, box in after.boxes.items()
+            }
+            _meta(self.rnd, "hands_revealed", {"boxes": hands}, self.actor)
 
     def _reveal_dealer(self, before: eng.RoundState, after: eng.RoundState) -> None:
         if (

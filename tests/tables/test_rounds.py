@@ -473,3 +473,19 @@ def test_traditional_cards_lie_face_down_but_to_their_own_player_until_the_round
         ["KS", "6D", "2C"],
         ["5H", "4C", "7H"],
     ]  # the round is over: every card is shown
+
+
+def test_traditional_stream_shows_face_down_cards_only_when_the_round_ends():
+    table = live_table("traditional")
+    a = funded_player()
+    rnd = play_round(
+        table,
+        [(a, 1, 0)],
+        ["KS", "7C", "6D", "9S", "2C", "7H"],
+        [decide(a, "stake", 500), decide(a, "buy", 100), decide(a, "twist")],
+    )  # 16, bought 2 -> 18, twisted 7 -> bust: the banker need not play
+    stream = [e.public for e in RoundEvent.objects.filter(round=rnd).order_by("txid", "id")]
+    to_box = [e["card"] for e in stream if e["type"] == "card_dealt" and e["target"]["box"]]
+    assert to_box == [None, None, None, "7H"]  # two first cards and the bought one face down
+    revealed = next(e for e in stream if e["type"] == "hands_revealed")
+    assert revealed["boxes"] == {"1": [["KS", "6D", "2C", "7H"]]}
