@@ -19,6 +19,13 @@ def int_array(values: Iterable[int | None]) -> str:
 def text_array(values: Iterable[str | None]) -> str:
     """``{"a","b\\"c",NULL}``: every element quoted, backslash and double quote escaped; cast
     it with ``::text[]``."""
+    values = list(values)
+    if not values:
+        return "{}"
+    if None not in values:
+        plain = "".join(values)
+        if '"' not in plain and "\\" not in plain:  # the usual case: nothing to escape
+            return '{"' + '","'.join(values) + '"}'
     return (
         "{"
         + ",".join(

@@ -20,6 +20,8 @@ import secrets
 
 from django.db import models
 
+from casino.jsontext import JSONText
+
 CURRENCY_MAX = 3
 
 
@@ -290,7 +292,7 @@ class OperatorEvent(models.Model):
 
     operator = models.ForeignKey(Operator, on_delete=models.PROTECT, related_name="events")
     kind = models.CharField(max_length=40)
-    payload = models.JSONField()
+    payload = JSONText()  # a round.settled event lists every bet: casino/jsontext.py
     created_at = models.DateTimeField(auto_now_add=True)
     transaction = models.ForeignKey(
         Transaction, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -9,6 +9,7 @@ database then checks the balance at commit and moves the wallet balances (migrat
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import connection
 from django.utils import timezone
@@ -18,8 +19,9 @@ from casino.pgarrays import int_array, text_array
 from ledger.models import Account, Transaction
 
 
-@dataclass(frozen=True)
-class LegSpec:
+class LegSpec(NamedTuple):
+    """One leg to post. A tuple, not a dataclass: a settlement builds 20,000 of them."""
+
     account_id: int | None  # None: the house-side account named by ``posting_insert``'s house
     amount: int
     currency: str

@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -432,9 +433,8 @@ def stake_refund(*, actor: Actor, bet_ref: str, reason: str) -> Transaction:
 # --- Settlement ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SettlementLine:
-    """One settled line of a bet, in minor units.
+class SettlementLine(NamedTuple):
+    """One settled line of a bet, in minor units (a tuple: a round may have 10,000).
 
     From the engine's ``BetSettlement``: ``stake=line.stake``,
     ``payout=line.stake_returned + line.winnings`` (paid by the house), ``bonus=line.bonus``
@@ -458,13 +458,29 @@ class SettlementPosting:
 
 
 def _settlement_lines_check(lines: Sequence[SettlementLine]) -> None:
-    for index, line in enumerate(lines):
-        _reference_check(line.bet_ref, field=f"lines[{index}].bet_ref")
-        amount_check(line.stake, field=f"lines[{index}].stake", allow_zero=True)
-        amount_check(line.payout, field=f"lines[{index}].payout", allow_zero=True)
-        amount_check(line.bonus, field=f"lines[{index}].bonus", allow_zero=True)
-        if isinstance(line.wallet_id, bool) or not isinstance(line.wallet_id, int):
-            raise ValidationFailed(f"lines[{index}].wallet_id must be an integer.")
+    """Every field typed and in range. Checked a column at a time (10,000 lines in ~2 ms); a
+    column that fails is checked line by line for the error naming the first bad line."""
+    columns = {
+        "bet_ref": [line.bet_ref for line in lines],
+        "wallet_id": [line.wallet_id for line in lines],
+        "stake": [line.stake for line in lines],
+        "payout": [line.payout for line in lines],
+        "bonus": [line.bonus for line in lines],
+    }
+    for field in ("stake", "payout", "bonus"):
+        values = columns[field]
+        if set(map(type, values)) <= {int} and (
+            not values or 0 <= min(values) <= max(values) <= MAX_AMOUNT
+        ):
+            continue
+        for index, value in enumerate(values):
+            amount_check(value, field=f"lines[{index}].{field}", allow_zero=True)
+    if not set(map(type, columns["wallet_id"])) <= {int}:
+        for index, value in enumerate(columns["wallet_id"]):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValidationFailed(f"lines[{index}].wallet_id must be an integer.")
+    for index, value in enumerate(columns["bet_ref"]):
+        _reference_check(value, field=f"lines[{index}].bet_ref")
 
 
 # Per bet, an index lookup by bet_ref (a handful of legs each): the cost follows the round's
@@ -487,10 +503,10 @@ _SETTLED_EVENTS_SQL = """
     INSERT INTO ledger_operatorevent (operator_id, kind, payload, created_at, transaction_id,
                                       delivery, attempts, next_attempt_at)
     SELECT a.operator_id, %(kind)s,
-           jsonb_build_object(
+           json_build_object(
                'transaction_id', %(txn)s, 'round_id', %(round)s, 'table_id', %(table)s,
                'currency', %(currency)s,
-               'bets', jsonb_agg(jsonb_build_object(
+               'bets', json_agg(json_build_object(
                    'bet_ref', u.bet_ref, 'wallet_id', u.wallet_id, 'player_id', a.player_id,
                    'stake', u.stake, 'payout', u.payout, 'bonus', u.bonus,
                    'result', u.result, 'bonus_kind', u.bonus_kind) ORDER BY u.n)),

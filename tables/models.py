@@ -15,6 +15,7 @@ from django.db import models
 from django_fsm import FSMField, transition
 
 from audit.models import CurrentTransactionId
+from casino.jsontext import JSONText
 
 
 class Casino(models.Model):
@@ -369,7 +370,7 @@ class Round(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     settling_since = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    settlement = models.JSONField(null=True, blank=True)
+    settlement = JSONText(null=True, blank=True)  # megabytes at 10,000 bets: casino/jsontext.py
     ledger_transaction_id = models.BigIntegerField(null=True, blank=True)
 
     class Meta:

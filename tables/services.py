@@ -28,6 +28,7 @@ from django_fsm import can_proceed
 
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, PermissionDenied, Unprocessable, ValidationFailed
+from casino.gcpause import gc_paused
 from casino.pgarrays import int_array, text_array
 from ledger import services as ledger
 from ledger.models import Player
@@ -1398,7 +1399,7 @@ def round_settle(*, round_id: int, actor: Actor | None = None) -> str:
     post to the ledger, then mark it settled — one transaction under the round lock, so a
     redelivered or repeated call finds it settled and changes nothing. Returns the phase."""
     actor = actor or Actor.system("tables.settlement")
-    with transaction.atomic():
+    with gc_paused(), transaction.atomic():
         rnd = (
             lock_objects.round_for_update(round_id)
             .select_related("rule_set", "payout_schedule")
@@ -1454,7 +1455,7 @@ def void_approve(*, actor: Actor, user, round_id: int) -> Round:
     """A second staff member approves the void (§8): outcomes already decided stand, every
     undecided stake is returned, through one ledger posting; the round becomes voided."""
     _staff_may(user, "tables.approve_void", "approve a void")
-    with transaction.atomic():
+    with gc_paused(), transaction.atomic():
         rnd = _round_locked(round_id)
         request = lock_objects.void_request_for_update(rnd.pk).first()
         if request is None or request.status != VoidRequest.Status.REQUESTED:

@@ -78,10 +78,13 @@ class RoundSettlement:
         return {"void": self.void, "lines": [x.to_json() for x in self.lines]}
 
 
+_NOTHING = Fraction(0)
+
+
 def _odds_pay(stake: int, odds: Odds) -> tuple[int, Fraction]:
     a, b = odds
     q, r = divmod(stake * a, b)
-    return q, Fraction(r, b)
+    return q, (Fraction(r, b) if r else _NOTHING)
 
 
 def _three_card_kind(hand: Hand) -> tuple[str, str] | None:
@@ -112,6 +115,18 @@ class _Judge:
             self.dealer_rank = (2, 0)
         else:
             self.dealer_rank = (1, dv.total)
+        # Per hand, what every bet on it shares (a box may carry hundreds of bets behind).
+        self._hand_facts: dict[tuple[int, int], tuple[bool, bool, int]] = {}
+        self._win_kinds: dict[tuple[int, int], tuple[str, str, Odds]] = {}
+
+    def hand_facts(self, box: int, i: int, h: Hand) -> tuple[bool, bool, int]:
+        """(pontoon, five-card trick, total) of a hand, worked out once."""
+        facts = self._hand_facts.get((box, i))
+        if facts is None:
+            s = self.s
+            facts = (s.is_pontoon(h), s.is_five_card_trick(h), s.value(h).total)
+            self._hand_facts[(box, i)] = facts
+        return facts
 
     def line(
         self,
@@ -171,7 +186,10 @@ class _Judge:
         total = base + added
 
         def win() -> BetSettlement:
-            result, kind, odds = self.win_kind(h)
+            found = self._win_kinds.get((box, i))
+            if found is None:
+                found = self._win_kinds[(box, i)] = self.win_kind(h)
+            result, kind, odds = found
             return self.line(bet_id, box, i, result, total, total, odds, kind, total)
 
         def lose(result: str = "lose") -> BetSettlement:
@@ -190,12 +208,10 @@ class _Judge:
             return self.line(
                 bet_id, box, i, "even_money", total, total, self.p.even_money, "even_money", total
             )
-        pontoon = s.is_pontoon(h)
-        fct = s.is_five_card_trick(h)
-        v = s.value(h)
+        pontoon, fct, total_value = self.hand_facts(box, i, h)
         if fct and r.five_card_trick_decided_at_once:
             return win()
-        if r.player_21_always_wins and v.total == 21:
+        if r.player_21_always_wins and total_value == 21:
             return win()
         if self.dealer_pontoon and r.dealer_pontoon_rule == "obbo":
             if i == 0:
@@ -203,7 +219,7 @@ class _Judge:
             return self.line(bet_id, box, i, "obbo_returned", total, total)
         if self.dealer_bust:
             return win()
-        rank = (3, 0) if pontoon else (2, 0) if fct else (1, v.total)
+        rank = (3, 0) if pontoon else (2, 0) if fct else (1, total_value)
         if rank > self.dealer_rank:
             return win()
         if rank == self.dealer_rank and r.tie_rule == "push":

@@ -16,3 +16,10 @@ def test_round_trip():
         assert cursor.fetchone() == (ints, texts)
         cursor.execute("SELECT %s::bigint[], %s::text[]", [int_array([]), text_array([])])
         assert cursor.fetchone() == ([], [])
+
+
+def test_round_trip_without_anything_to_escape():
+    texts = ["plain", "NULL", "", "{braces},comma", "é", "r12-ab"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT %s::text[]", [text_array(iter(texts))])
+        assert cursor.fetchone() == (texts,)

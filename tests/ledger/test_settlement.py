@@ -1,10 +1,13 @@
 """round_settlement_post: one transaction per round, exactly once, bulk."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from audit.models import AuditEvent
+from casino.errors import ValidationFailed
 from ledger import services
 from ledger.errors import StakeMismatch, WrongCurrency
 from ledger.models import Account, Leg, OperatorEvent, Transaction
@@ -81,6 +84,30 @@ def test_stakes_must_match_the_stakes_in_play(table, round_with_bets):
         _settle(table, [SettlementLine("b0", w0.pk, stake=150, payout=0)])
     with pytest.raises(StakeMismatch, match="never: lines 10, in play 0"):
         _settle(table, [SettlementLine("never", w0.pk, stake=10, payout=0)])
+    assert not Transaction.objects.filter(kind="settlement").exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "named"),
+    [
+        ("payout", -1, "lines[2].payout"),
+        ("stake", True, "lines[2].stake"),
+        ("bonus", 10**20, "lines[2].bonus"),
+        ("payout", "200", "lines[2].payout"),
+        ("wallet_id", "7", "lines[2].wallet_id"),
+        ("bet_ref", "", "lines[2].bet_ref"),
+    ],
+)
+def test_a_malformed_line_is_refused_by_name_and_nothing_is_written(
+    table, round_with_bets, field, value, named
+):
+    lines = [
+        SettlementLine(f"b{index}", wallet.pk, stake=100, payout=100)
+        for index, wallet in enumerate(round_with_bets)
+    ]
+    lines[2] = lines[2]._replace(**{field: value})
+    with pytest.raises(ValidationFailed, match=re.escape(named)):
+        _settle(table, lines)
     assert not Transaction.objects.filter(kind="settlement").exists()
 
 
