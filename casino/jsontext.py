@@ -4,7 +4,7 @@ A 10,000-bet round's settlement record and its operators' ``round.settled`` payl
 megabytes written once and read whole: ``jsonb`` pays to parse them into its binary form on
 every write (~70 ms each at 10,000 bets, bench/settle.py) for key lookups nobody makes on them.
 ``json`` keeps the text; the migrations also ask for lz4 TOAST compression where the server has
-it (``LZ4_COLUMN_SQL``), which compresses megabytes ~3x faster than the default pglz.
+it (``lz4_column_sql``), which compresses megabytes ~3x faster than the default pglz.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ class JSONText(models.JSONField):
         return value
 
     def get_db_prep_value(self, value, connection, prepared=False):
+        if not prepared:
+            value = self.get_prep_value(value)
         if value is None:
             return None
         return Json(value, dumps=self._dumps)
