@@ -79,6 +79,21 @@ def _tupled(value: Any) -> Any:
     return value
 
 
+def _frozen(value: Any) -> Any:
+    """A hashable image of a JSON value that tells types apart (``True`` is not ``1``)."""
+    if isinstance(value, list | tuple):
+        return (type(value), tuple(_frozen(v) for v in value))
+    if isinstance(value, dict):
+        return (dict, tuple((k, _frozen(v)) for k, v in sorted(value.items())))
+    return (type(value), value)
+
+
+# Documents already parsed and validated, per class: a round's cached state carries both rule
+# documents and is read on every bet. The instances are frozen, so sharing them is safe.
+_PARSED: dict[tuple, Any] = {}
+_PARSED_MAX = 256
+
+
 class _JsonDataclass:
     """to_json / from_json shared by the two rule documents (unknown keys are refused)."""
 
@@ -89,12 +104,19 @@ class _JsonDataclass:
     def from_json(cls, data: dict[str, Any]):
         if not isinstance(data, dict):
             raise RuleConflict(f"{cls.__name__} JSON must be an object")
+        key = (cls, _frozen(data))
+        obj = _PARSED.get(key)
+        if obj is not None:
+            return obj
         known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
         unknown = sorted(set(data) - known)
         if unknown:
             raise RuleConflict(f"{cls.__name__}: unknown field(s) {', '.join(unknown)}")
         obj = cls(**{k: _tupled(v) for k, v in data.items()})
         obj.validate()
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = obj
         return obj
 
     def replace(self, **changes: Any):
