@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from audit.canonical import canonical_json
 from casino.api.models import IdempotencyRecord
 from casino.errors import Conflict, Unprocessable, ValidationFailed
+from casino.rows import model_first, model_insert, model_select_sql
 
 HEADER = "Idempotency-Key"
 _KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
@@ -81,7 +82,8 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
     with transaction.atomic():
         if not _try_lock(scope, key):
             raise Conflict(f"A request with this {HEADER} is still being processed; retry later.")
-        record = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
+        sql = model_select_sql(IdempotencyRecord, 'scope = %s AND "key" = %s')
+        record = model_first(IdempotencyRecord, sql, [scope, key])
         if record is not None and record.created_at < idempotency_cutoff():
             record.delete()
             record = None
@@ -98,14 +100,16 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
             )
         response = work()
         if 200 <= response.status_code < 300:
-            IdempotencyRecord.objects.create(
-                scope=scope,
-                key=key,
-                method=request.method,
-                path=request.path[:255],
-                fingerprint=fingerprint,
-                response_status=response.status_code,
-                response_body=response.data,
+            model_insert(
+                IdempotencyRecord(
+                    scope=scope,
+                    key=key,
+                    method=request.method,
+                    path=request.path[:255],
+                    fingerprint=fingerprint,
+                    response_status=response.status_code,
+                    response_body=response.data,
+                )
             )
         return response
 
