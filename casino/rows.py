@@ -7,10 +7,10 @@ per process from the model's own metadata and executed as they are:
 - ``model_first``: rows become model instances through Django's own converters (JSON, dates)
   and ``Model.from_db``, the objects a queryset returns (no select_related: read related rows
   by id);
-- ``model_insert``: the values are prepared by each field as ``Model.save`` would (defaults,
-  ``auto_now_add``, JSON), columns with a database default are left to the database, and the
-  new primary keys are set on the objects. No ``pre_save``/``post_save`` signals are sent: use
-  it for models nothing listens to.
+- ``model_insert`` / ``model_update``: the values are prepared by each field as
+  ``Model.save`` would (defaults, ``auto_now(_add)``, JSON); an insert leaves the columns with
+  a database default to the database and sets the new primary keys on the objects. No
+  ``pre_save``/``post_save`` signals are sent: use them for models nothing listens to.
 """
 
 from __future__ import annotations
@@ -102,3 +102,21 @@ def _inserting(model: type[Model]) -> tuple[Sequence, str, str, list[str]]:
     into = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES"
     returning = "RETURNING " + ", ".join(quote(f.column) for f in returned)
     return written, into, returning, [f.attname for f in returned]
+
+
+def model_update(obj: Model, attnames: Sequence[str]) -> None:
+    """Write these columns of ``obj``'s row (``save(update_fields=attnames)``)."""
+    fields, sql = _updating(type(obj), tuple(attnames))
+    params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, obj.pk])
+
+
+@cache
+def _updating(model: type[Model], attnames: tuple[str, ...]) -> tuple[list, str]:
+    quote = connection.ops.quote_name
+    by_attname = {f.attname: f for f in model._meta.concrete_fields}
+    fields = [by_attname[name] for name in attnames]
+    columns = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
+    return fields, f"UPDATE {table} SET {columns} WHERE {pk} = %s"

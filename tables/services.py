@@ -30,7 +30,7 @@ from audit.services import audit_events_batched
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, PermissionDenied, Unprocessable, ValidationFailed
 from casino.pgarrays import int_array, text_array
-from casino.rows import model_insert
+from casino.rows import model_insert, model_update
 from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
@@ -153,8 +153,9 @@ def _round_locked(round_id: int, *, table_id: int | None = None) -> Round:
 
 def _columns_remember(rnd: Round) -> Round:
     """Note the locked round's columns as read, so that ``_Play.finish`` writes back only
-    those that changed and the state (not the whole row: fewer bytes and no compilation of a
-    25-column UPDATE per bet). Nobody else changes the row while we hold its lock."""
+    those that changed and the state (not the whole row, by a statement built once: fewer
+    bytes, no compilation of a 25-column UPDATE per bet). Nobody else changes the row while we
+    hold its lock."""
     rnd._columns_loaded = {name: getattr(rnd, name) for name in _ROUND_COLUMNS}
     return rnd
 
@@ -869,7 +870,7 @@ class _Play:
             rnd.save()
         else:
             changed = [name for name, value in loaded.items() if getattr(rnd, name) != value]
-            rnd.save(update_fields=["state", *changed])
+            model_update(rnd, ["state", *changed])
             _columns_remember(rnd)
         return rnd
 
