@@ -40,6 +40,11 @@ def model_first(model: type[M], sql: str, params: list) -> M | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
+    return model_from_row(model, row)
+
+
+def model_from_row(model: type[M], row: tuple | None) -> M | None:
+    """A row of a ``model_select_sql`` statement as a ``model`` (None for no row)."""
     if row is None:
         return None
     attnames, converters = _loading(model)
