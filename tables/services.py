@@ -30,7 +30,7 @@ from audit.services import audit_events_batched
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, PermissionDenied, Unprocessable, ValidationFailed
 from casino.pgarrays import int_array, text_array
-from casino.rows import model_insert, model_update
+from casino.rows import model_first, model_insert, model_select_sql, model_update
 from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
@@ -1097,12 +1097,15 @@ def _box_seat_take(table_id: int, player: Player, box: Box) -> None:
         return  # already theirs
     # Under the round lock (one live round per table), nobody else seats this player here now:
     # a plain get-then-create, without get_or_create's savepoint round trips.
-    seat = Seat.objects.filter(table_id=table_id, player=player, left_at=None).first()
+    # (At most one such seat: seat_one_per_player_per_table.)
+    sql = model_select_sql(Seat, "table_id = %s AND player_id = %s AND left_at IS NULL")
+    seat = model_first(Seat, sql, [table_id, player.pk])
     if seat is None:
-        seat = Seat.objects.create(table_id=table_id, player=player, left_at=None)
+        seat = Seat(table_id=table_id, player=player, left_at=None)
+        model_insert(seat)
     if box.seat_id != seat.pk:
         box.seat = seat
-        box.save(update_fields=["seat"])
+        model_update(box, ["seat_id"])
 
 
 def late_bet_record(*, actor: Actor, refusal: BettingClosed) -> None:
