@@ -1,15 +1,22 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
+from django.db import connection
 from django.utils import timezone
+from psycopg.pq import TransactionStatus
 
 from audit.canonical import canonical_json, sha256_hex
 from audit.models import AuditEvent
 from casino.actors import Actor
+from casino.rows import model_insert
 
 REFERENCE_FIELDS = ("operator_id", "casino_id", "table_id", "round_id", "bet_id", "wallet_id")
+_batch: ContextVar[list[AuditEvent] | None] = ContextVar("audit_batch", default=None)
 
 
 def audit_event_content(event: AuditEvent) -> dict[str, Any]:
@@ -44,8 +51,36 @@ def audit_event_record(
         **references,
     )
     event.content_hash = sha256_hex(canonical_json(audit_event_content(event)))
-    event.save(force_insert=True)
+    batch = _batch.get()
+    if batch is None:
+        event.save(force_insert=True)
+    else:
+        batch.append(event)
     return event
+
+
+@contextmanager
+def audit_events_batched() -> Iterator[None]:
+    """Insert the events recorded inside the block with one statement as the block ends, in
+    the caller's transaction (a bet's events cost one round trip, not one each). Until then
+    they have no pk. A block that raises still writes what it recorded unless the transaction
+    is already failed: a caller may catch the error and commit what was done before it."""
+    if _batch.get() is not None:  # an outer block writes them
+        yield
+        return
+    events: list[AuditEvent] = []
+    token = _batch.set(events)
+    try:
+        yield
+    finally:
+        _batch.reset(token)
+        if events and not connection.needs_rollback and not _transaction_failed():
+            model_insert(*events)
+
+
+def _transaction_failed() -> bool:
+    raw = connection.connection
+    return raw is not None and raw.info.transaction_status == TransactionStatus.INERROR
 
 
 def _json_roundtrip(value: dict[str, Any]) -> dict[str, Any]:

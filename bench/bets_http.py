@@ -23,7 +23,8 @@ answers, else the embedded one), ``BENCH_BROKER_URL`` (default amqp://guest:gues
 — nothing is sent during betting), ``BENCH_WORKERS`` / ``BENCH_THREADS`` (gunicorn sync workers,
 or gthread when threads > 1), ``BENCH_SECONDS`` (20), ``BENCH_CLIENTS`` (16).
 Run: ``python -m bench bets_http``; it creates and drops the databases ``bench_bets`` and
-``bench_pgbench``.
+``bench_pgbench`` (suffixed with ``BENCH_PORT`` when that is not the default 8765, so two runs
+on one machine don't drop each other's databases).
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ TABLES_PER_CLIENT = int(os.environ.get("BENCH_TABLES_PER_CLIENT", "30"))
 BOXES, PER_BOX = 7, 7
 STAKE = 100
 PORT = int(os.environ.get("BENCH_PORT", "8765"))
+DB_SUFFIX = "" if PORT == 8765 else f"_{PORT}"
 
 
 # --- set-up --------------------------------------------------------------------------------
@@ -278,7 +280,7 @@ def _pgbench(database_url: str) -> tuple[float, float]:
 
         host = parse_qs(parts.query).get("host", [""])[0]
     base = [f"--host={host}"] + ([f"--port={parts.port}"] if parts.port else [])
-    name = "bench_pgbench"
+    name = f"bench_pgbench{DB_SUFFIX}"
     with connection.cursor() as cursor:
         cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
         cursor.execute(f'CREATE DATABASE "{name}"')
@@ -320,11 +322,11 @@ def _check_money(accepted: int) -> None:
 
 
 def main() -> int:
-    connection.settings_dict["TEST"]["NAME"] = "bench_bets"
+    connection.settings_dict["TEST"]["NAME"] = f"bench_bets{DB_SUFFIX}"
     old = setup_databases(verbosity=0, interactive=False, keepdb=False)
     server = None
     try:
-        database_url = _url_with_db(os.environ["DATABASE_URL"], "bench_bets")
+        database_url = _url_with_db(os.environ["DATABASE_URL"], f"bench_bets{DB_SUFFIX}")
         started = time.perf_counter()
         clients = _world()
         print(

@@ -9,12 +9,22 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
+from casino.rows import model_first, model_select_sql
 from ledger.models import Account, Correction, Leg, OperatorEvent, Player, Transaction
 
 
 def player_list(*, operator_id: int | None) -> QuerySet[Player]:
     qs = Player.objects.select_related("operator")
     return qs if operator_id is None else qs.filter(operator_id=operator_id)
+
+
+def player_get(*, pk: int, operator_id: int | None) -> Player | None:
+    """One player, if ``operator_id`` (when given) is theirs; read by a statement built once
+    (``casino/rows.py``): every bet and decision through the API reads its player."""
+    if operator_id is None:
+        return model_first(Player, model_select_sql(Player, "id = %s"), [pk])
+    sql = model_select_sql(Player, "id = %s AND operator_id = %s")
+    return model_first(Player, sql, [pk, operator_id])
 
 
 def wallet_list(*, operator_id: int | None) -> QuerySet[Account]:

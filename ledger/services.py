@@ -251,7 +251,7 @@ def stake_wallet_lock(*, player_id: int, currency: str) -> Account | None:
 
     For a caller that debits a stake with ``stake_debit(..., wallet_locked=True)`` and wants
     to check it (``stake_debit_check``) before writing anything of its own."""
-    return lock_objects.player_wallet_for_update(player_id, currency).first()
+    return lock_objects.player_wallet_for_update(player_id, currency)
 
 
 def stake_debit_check(

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from casino.rows import model_first, model_select_sql
 from tables.models import Round, Shoe, Table, VoidRequest
 
 
@@ -34,6 +35,12 @@ def table_for_update(pk: int) -> QuerySet[Table]:
 
 def round_for_update(pk: int) -> QuerySet[Round]:
     return Round.objects.select_for_update(of=("self",)).filter(pk=pk)
+
+
+def round_row_for_update(pk: int) -> Round | None:
+    """The round locked as by ``round_for_update``, read without compiling a queryset (the
+    bet path, ``casino/rows.py``); its table is read by id when needed."""
+    return model_first(Round, model_select_sql(Round, "id = %s", lock="FOR UPDATE"), [pk])
 
 
 def shoe_for_update(pk: int) -> QuerySet[Shoe]:

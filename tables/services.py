@@ -26,10 +26,12 @@ from django.db.models import F
 from django.utils import timezone
 from django_fsm import can_proceed
 
+from audit.services import audit_events_batched
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, PermissionDenied, Unprocessable, ValidationFailed
 from casino.gcpause import gc_paused
 from casino.pgarrays import int_array, text_array
+from casino.rows import model_first, model_insert, model_select_sql, model_update
 from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
@@ -101,6 +103,9 @@ _TRANSITION_TO = {
     Phase.SETTLING: "complete",
 }
 SETTLEMENT_SWEEP_GRACE = timedelta(seconds=30)
+_ROUND_COLUMNS = [
+    f.attname for f in Round._meta.concrete_fields if not f.primary_key and f.name != "state"
+]
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -144,6 +149,15 @@ def _round_locked(round_id: int, *, table_id: int | None = None) -> Round:
     rnd = lock_objects.round_for_update(round_id).select_related("table").first()
     if rnd is None or (table_id is not None and rnd.table_id != table_id):
         raise NotFound(f"Round {round_id} does not exist.")
+    return _columns_remember(rnd)
+
+
+def _columns_remember(rnd: Round) -> Round:
+    """Note the locked round's columns as read, so that ``_Play.finish`` writes back only
+    those that changed and the state (not the whole row, by a statement built once: fewer
+    bytes, no compilation of a 25-column UPDATE per bet). Nobody else changes the row while we
+    hold its lock."""
+    rnd._columns_loaded = {name: getattr(rnd, name) for name in _ROUND_COLUMNS}
     return rnd
 
 
@@ -656,14 +670,16 @@ class _Play:
         rnd = self.rnd
         rnd.seq += 1
         payload = event.to_json()
-        RoundEvent.objects.create(
-            round=rnd,
-            table_id=rnd.table_id,
-            seq=rnd.seq,
-            type=event.type,
-            payload=payload,
-            public=self._public(before, event),
-            actor=self.actor.label,
+        model_insert(
+            RoundEvent(
+                round=rnd,
+                table_id=rnd.table_id,
+                seq=rnd.seq,
+                type=event.type,
+                payload=payload,
+                public=self._public(before, event),
+                actor=self.actor.label,
+            )
         )
         events.round_event(
             actor=self.actor, round=rnd, seq=rnd.seq, event=payload, bet_id=bet.pk if bet else None
@@ -850,7 +866,13 @@ class _Play:
         if state.phase != "betting":
             _hands_sync(rnd, state)
         rnd.state = state.to_json()
-        rnd.save()
+        loaded = getattr(rnd, "_columns_loaded", None)
+        if loaded is None:
+            rnd.save()
+        else:
+            changed = [name for name, value in loaded.items() if getattr(rnd, name) != value]
+            model_update(rnd, ["state", *changed])
+            _columns_remember(rnd)
         return rnd
 
 
@@ -992,8 +1014,11 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
     the audit events are written, and the round's cached state saved."""
     if operator_id is not None and player.operator_id != operator_id:
         raise NotFound(f"Player {player.pk} does not exist.")
-    with _joined_atomic():
-        rnd = _round_locked(round_id)
+    with _joined_atomic(), audit_events_batched():
+        rnd = lock_objects.round_row_for_update(round_id)
+        if rnd is None:
+            raise NotFound(f"Round {round_id} does not exist.")
+        _columns_remember(rnd)
         now = _now()
         late = rnd.phase != Phase.OPEN or (
             rnd.betting_closes_at is not None and now >= rnd.betting_closes_at
@@ -1020,7 +1045,7 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
         ref = f"r{rnd.pk}-{uuid.uuid4().hex[:16]}"
         event = eng.BetPlaced(ref, box, stake, str(player.pk), behind)
         after = play.check(event)
-        seat_box = None if behind else _box_seat_check(rnd.table, player, box)
+        seat_box = None if behind else _box_seat_check(rnd.table_id, player, box)
         # The stake the bet puts at risk: what _stakes_debit would find between the two states
         # (a bet's base stake; 0 in games that stake after the first card).
         if stake:
@@ -1028,8 +1053,8 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
                 wallet=wallet, amount=stake, currency=rnd.currency, operator_id=player.operator_id
             )
         if seat_box is not None:
-            _box_seat_take(rnd.table, player, seat_box)
-        bet = Bet.objects.create(
+            _box_seat_take(rnd.table_id, player, seat_box)
+        bet = Bet(
             round=rnd,
             ref=ref,
             box=box,
@@ -1040,6 +1065,7 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
             stake=stake,
             staked_total=stake,  # debited below, in this transaction
         )
+        model_insert(bet)
         play.apply(event, bet=bet, after=after, debit=False)
         if stake:
             ledger.stake_debit(
@@ -1058,26 +1084,29 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
     return bet
 
 
-def _box_seat_check(table: Table, player: Player, number: int) -> Box:
+def _box_seat_check(table_id: int, player: Player, number: int) -> Box:
     """The box the controller sits at; Conflict when another seated player holds it."""
-    box = Box.objects.select_related("seat").get(table=table, number=number)
+    box = Box.objects.select_related("seat").get(table_id=table_id, number=number)
     if box.seat is not None and box.seat.left_at is None and box.seat.player_id != player.pk:
         raise Conflict(f"Box {number} is held by another seated player.")
     return box
 
 
-def _box_seat_take(table: Table, player: Player, box: Box) -> None:
+def _box_seat_take(table_id: int, player: Player, box: Box) -> None:
     """The controller sits at the box (a box stays with its seated player until they leave)."""
     if box.seat is not None and box.seat.left_at is None and box.seat.player_id == player.pk:
         return  # already theirs
     # Under the round lock (one live round per table), nobody else seats this player here now:
     # a plain get-then-create, without get_or_create's savepoint round trips.
-    seat = Seat.objects.filter(table=table, player=player, left_at=None).first()
+    # (At most one such seat: seat_one_per_player_per_table.)
+    sql = model_select_sql(Seat, "table_id = %s AND player_id = %s AND left_at IS NULL")
+    seat = model_first(Seat, sql, [table_id, player.pk])
     if seat is None:
-        seat = Seat.objects.create(table=table, player=player, left_at=None)
+        seat = Seat(table_id=table_id, player=player, left_at=None)
+        model_insert(seat)
     if box.seat_id != seat.pk:
         box.seat = seat
-        box.save(update_fields=["seat"])
+        model_update(box, ["seat_id"])
 
 
 def late_bet_record(*, actor: Actor, refusal: BettingClosed) -> None:

@@ -29,6 +29,7 @@ from casino.api.inputs import staff_user, validated
 from casino.api.permissions import request_scope
 from casino.errors import NotFound, PermissionDenied, ValidationFailed
 from ledger.models import Player
+from ledger.selectors import player_get
 from tables import selectors, services
 from tables.errors import BettingClosed
 from tables.models import PayoutScheduleVersion, RuleSetVersion
@@ -68,11 +69,7 @@ def _player(request, player_id: int | None) -> Player | None:
     """The player an operator acts for: only the operator's own players exist for it."""
     if player_id is None:
         return None
-    qs = Player.objects.filter(pk=player_id)
-    operator_id = request_scope(request).operator_id
-    if operator_id is not None:
-        qs = qs.filter(operator_id=operator_id)
-    player = qs.first()
+    player = player_get(pk=player_id, operator_id=request_scope(request).operator_id)
     if player is None:
         raise NotFound(f"Player {player_id} does not exist.")
     return player

@@ -11,6 +11,7 @@ from casino.api import events
 from casino.api.credentials import credential_matches, credential_split
 from casino.api.models import ApiKey, DeviceToken
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
+from casino.rows import model_first, model_select_sql
 
 # Touching last_used_at on every request would add a write to the hot path; once a minute is
 # enough to tell a pit boss whether a key is in use.
@@ -21,7 +22,6 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
     kind: str
     model: type
     principal: type
-    select_related: tuple[str, ...] = ()
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request).decode("latin-1")
@@ -31,11 +31,9 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
         raw = raw.strip()
         prefix = credential_split(raw, kind=self.kind)
         credential = None
-        if prefix is not None:
-            credential = (
-                self.model.objects.select_related(*self.select_related)
-                .filter(prefix=prefix)
-                .first()
+        if prefix is not None:  # every API request: a statement built once (casino/rows.py)
+            credential = model_first(
+                self.model, model_select_sql(self.model, "prefix = %s"), [prefix]
             )
         if credential is None or not credential_matches(raw, credential.secret_hash):
             self._refuse(request, prefix, "invalid")
@@ -64,14 +62,12 @@ class ApiKeyAuthentication(_BearerCredentialAuthentication):
     kind = "ck"
     model = ApiKey
     principal = ApiKeyPrincipal
-    select_related = ("operator",)
 
 
 class DeviceTokenAuthentication(_BearerCredentialAuthentication):
     kind = "dt"
     model = DeviceToken
     principal = DevicePrincipal
-    select_related = ("table",)
 
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):

@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from audit.canonical import canonical_json
 from casino.api.models import IdempotencyRecord
 from casino.errors import Conflict, Unprocessable, ValidationFailed
+from casino.rows import model_from_row, model_insert, model_select_sql
 
 HEADER = "Idempotency-Key"
 _KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
@@ -58,10 +59,18 @@ def _lock_id(scope: str, key: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def _try_lock(scope: str, key: str) -> bool:
+def _lock_and_find(scope: str, key: str) -> tuple[bool, IdempotencyRecord | None]:
+    """Try the key's advisory lock, and read its record, in one round trip: two statements in
+    one (client-side binding, Django's default with psycopg 3). Under READ COMMITTED the read
+    takes its snapshot after the lock statement has run, as if sent on its own."""
+    sql = model_select_sql(IdempotencyRecord, 'scope = %s AND "key" = %s')
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [_lock_id(scope, key)])
-        return cursor.fetchone()[0]
+        cursor.execute(
+            f"SELECT pg_try_advisory_xact_lock(%s); {sql}", [_lock_id(scope, key), scope, key]
+        )
+        locked = cursor.fetchone()[0]
+        cursor.nextset()
+        return locked, model_from_row(IdempotencyRecord, cursor.fetchone())
 
 
 def idempotency_cutoff():
@@ -79,9 +88,9 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
     scope = _scope(request)
     fingerprint = _fingerprint(request)
     with transaction.atomic():
-        if not _try_lock(scope, key):
+        locked, record = _lock_and_find(scope, key)
+        if not locked:
             raise Conflict(f"A request with this {HEADER} is still being processed; retry later.")
-        record = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
         if record is not None and record.created_at < idempotency_cutoff():
             record.delete()
             record = None
@@ -98,14 +107,16 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
             )
         response = work()
         if 200 <= response.status_code < 300:
-            IdempotencyRecord.objects.create(
-                scope=scope,
-                key=key,
-                method=request.method,
-                path=request.path[:255],
-                fingerprint=fingerprint,
-                response_status=response.status_code,
-                response_body=response.data,
+            model_insert(
+                IdempotencyRecord(
+                    scope=scope,
+                    key=key,
+                    method=request.method,
+                    path=request.path[:255],
+                    fingerprint=fingerprint,
+                    response_status=response.status_code,
+                    response_body=response.data,
+                )
             )
         return response
 

@@ -43,6 +43,7 @@ Readings taken (where the spec is ambiguous and marks no **Decision**):
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
@@ -79,22 +80,49 @@ def _tupled(value: Any) -> Any:
     return value
 
 
+# Documents already parsed and validated, per class and canonical JSON text (which tells
+# ``true`` from ``1``): a round's cached state carries both rule documents and is read and
+# written on every bet. The instances are frozen, so sharing them is safe.
+_PARSED: dict[tuple[type, str], Any] = {}
+_PARSED_MAX = 256
+
+
+def _json_key(data: dict[str, Any]) -> str | None:
+    try:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):  # not JSON: parsed (and refused) without the cache
+        return None
+
+
 class _JsonDataclass:
     """to_json / from_json shared by the two rule documents (unknown keys are refused)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+        text = self.__dict__.get("_json_text")
+        if text is None:
+            doc = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+            text = json.dumps(doc)
+            object.__setattr__(self, "_json_text", text)  # frozen: a cache, not a field
+        return json.loads(text)  # a fresh document each time: callers may change theirs
 
     @classmethod
     def from_json(cls, data: dict[str, Any]):
         if not isinstance(data, dict):
             raise RuleConflict(f"{cls.__name__} JSON must be an object")
+        key = (cls, _json_key(data))
+        obj = _PARSED.get(key) if key[1] is not None else None
+        if obj is not None:
+            return obj
         known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
         unknown = sorted(set(data) - known)
         if unknown:
             raise RuleConflict(f"{cls.__name__}: unknown field(s) {', '.join(unknown)}")
         obj = cls(**{k: _tupled(v) for k, v in data.items()})
         obj.validate()
+        if key[1] is not None:
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[key] = obj
         return obj
 
     def replace(self, **changes: Any):

@@ -19,11 +19,12 @@ from tests.factories import funded_player, live_table
 
 from .conftest import ACTOR, balance, bet
 
-# Statements per bet through the API, BEGIN and COMMIT included (was 24 behind / 30 for a
-# box's controller): credential, idempotency lock + lookup, player, round lock, wallet lock,
-# bet, round event, 2 audit events, stake posting (transaction + legs), round state, record.
-MAX_QUERIES_BEHIND = 15
-MAX_QUERIES_CONTROLLER = 19  # + the box, its seat (found or created) and the box's seat
+# Round trips per bet through the API, BEGIN and COMMIT included (was 24 behind / 30 for a
+# box's controller, then 15 / 19): credential, idempotency lock and lookup (one round trip),
+# player, round lock, wallet lock, bet, round event, stake posting (transaction + legs), round
+# state, the 2 audit events (one INSERT), record.
+MAX_QUERIES_BEHIND = 13
+MAX_QUERIES_CONTROLLER = 17  # + the box, its seat (found or created) and the box's seat
 
 
 @pytest.fixture
