@@ -2,7 +2,7 @@
 
 Measured from the start of the Celery task (run in-process with ``task.apply``) to its
 commit: fold the round's persisted engine events, ``settle()`` through the engine, post the
-payouts to the ledger in one transaction, record each bet's payout, mark the round settled,
+payouts to the ledger in one transaction, mark the round settled (its settlement record),
 write the audit events.
 
 Two rounds (docs/architecture §4):

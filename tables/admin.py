@@ -596,10 +596,14 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
             state = selectors.round_public_state(rnd)
         except Exception as exc:  # a broken round must still show its page
             state = {"error": str(exc)}
+        bets = list(rnd.bets.select_related("player"))
+        outcomes = selectors.bet_outcomes(rnd)
+        for bet in bets:
+            bet.paid, bet.result = outcomes.get(bet.ref, (None, ""))
         return {
             "round": rnd,
             "state": state,
-            "bets": list(rnd.bets.select_related("player")),
+            "bets": bets,
             "decisions": list(rnd.decisions.order_by("-seq")[:30]),
             "events": list(rnd.events.order_by("-id")[:30]),
             "void": rnd.void_requests.select_related("requested_by", "approved_by").first(),

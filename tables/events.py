@@ -192,7 +192,7 @@ def round_voided(*, actor: Actor, round, request, settlement: dict[str, Any]) ->
 def settlement_digest(settlement: dict[str, Any]) -> dict[str, Any]:
     """What the audit log keeps of a settlement: its totals, its number of lines and the
     SHA-256 of its lines in canonical JSON. The lines themselves are in the round's record
-    (``Round.settlement``), the bets' payouts and the ledger legs; a 10,000-bet round's lines
+    (``Round.settlement``) and the ledger legs; a 10,000-bet round's lines
     would make one audit event of megabytes (0.5-0.7 s to canonicalise, hash and store)."""
     lines = settlement.get("lines", [])
     return {

@@ -470,8 +470,6 @@ class Bet(models.Model):
     operator = models.ForeignKey("ledger.Operator", on_delete=models.PROTECT, related_name="+")
     stake = models.BigIntegerField()  # the original stake
     staked_total = models.BigIntegerField(default=0)  # everything debited for it
-    paid = models.BigIntegerField(null=True, blank=True)  # after settlement or void
-    result = models.CharField(max_length=120, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -49,6 +49,17 @@ def round_state(rnd: Round) -> eng.RoundState:
     return round_state_replay(rnd)
 
 
+def bet_outcomes(rnd: Round) -> dict[str, tuple[int, str]]:
+    """Per bet ref: what the round's settlement (or void) paid it and its lines' results, read
+    from the round's settlement record; empty until the round is settled or voided."""
+    paid: dict[str, int] = {}
+    results: dict[str, list[str]] = {}
+    for line in (rnd.settlement or {}).get("lines", []):
+        paid[line["bet_id"]] = paid.get(line["bet_id"], 0) + line["paid"]
+        results.setdefault(line["bet_id"], []).append(line["result"])
+    return {ref: (amount, ",".join(results[ref])) for ref, amount in paid.items()}
+
+
 def table_list(*, table_id: int | None = None) -> QuerySet[Table]:
     """Tables visible to the caller (a dealer device sees its own table only)."""
     qs = Table.objects.select_related("casino", "pit", "rule_set", "payout_schedule")

@@ -15,13 +15,13 @@ from __future__ import annotations
 import logging
 import secrets
 import uuid
-from collections import Counter, defaultdict
+from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django_fsm import can_proceed
@@ -30,7 +30,6 @@ from audit.services import audit_events_batched
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, PermissionDenied, Unprocessable, ValidationFailed
 from casino.gcpause import gc_paused
-from casino.pgarrays import int_array, text_array
 from casino.rows import model_first, model_insert, model_select_sql, model_update
 from ledger import services as ledger
 from ledger.models import Player
@@ -1360,34 +1359,23 @@ def round_timeout_apply(*, round_id: int, token: int, actor: Actor | None = None
 
 
 def _settlement_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlement) -> None:
-    """Post a round's settlement lines to the ledger (one transaction keyed by the round) and
-    record each bet's payout. Lines that move nothing (a withdrawn box) are left out."""
-    # (id, wallet) per bet ref: plain tuples, not 10,000 model instances.
-    bets = {
-        ref: (pk, wallet_id)
-        for pk, ref, wallet_id in Bet.objects.filter(round=rnd).values_list("pk", "ref", "wallet")
-    }
-    paid: Counter[str] = Counter()
-    results: dict[str, list[str]] = defaultdict(list)
-    lines = []
-    for line in settlement.lines:
-        ref = line.bet_id
-        wallet_id = bets[ref][1]
-        paid[ref] += line.paid
-        results[ref].append(line.result)
-        if line.stake == 0 and line.paid == 0:
-            continue
-        lines.append(
-            ledger.SettlementLine(
-                bet_ref=ref,
-                wallet_id=wallet_id,
-                stake=line.stake,
-                payout=line.stake_returned + line.winnings,
-                bonus=line.bonus,
-                result=line.result,
-                bonus_kind=line.bonus_kind,
-            )
+    """Post a round's settlement lines to the ledger (one transaction keyed by the round).
+    Lines that move nothing (a withdrawn box) are left out. Each line's outcome is kept once,
+    in the round's settlement record (``Round.settlement``); the legs carry each bet's money."""
+    wallets = dict(Bet.objects.filter(round=rnd).values_list("ref", "wallet"))
+    lines = [
+        ledger.SettlementLine(
+            bet_ref=line.bet_id,
+            wallet_id=wallets[line.bet_id],
+            stake=line.stake,
+            payout=line.stake_returned + line.winnings,
+            bonus=line.bonus,
+            result=line.result,
+            bonus_kind=line.bonus_kind,
         )
+        for line in settlement.lines
+        if line.stake or line.paid
+    ]
     if lines:
         posting = ledger.round_settlement_post(
             actor=actor,
@@ -1398,20 +1386,6 @@ def _settlement_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlemen
             dealer_id=rnd.dealer_id,
         )
         rnd.ledger_transaction_id = posting.transaction.pk
-    # One set-based UPDATE: ``bulk_update`` builds a CASE with a branch per bet, which
-    # PostgreSQL evaluates for every row (quadratic: ~27 s for 10,000 bets, bench/settle.py).
-    ids, amounts, labels = [], [], []
-    for ref, (pk, _) in bets.items():
-        ids.append(pk)
-        amounts.append(paid[ref])
-        labels.append(",".join(results.get(ref, []))[:120])
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE tables_bet AS b SET paid = u.paid, result = u.result "
-            "FROM unnest(%s::bigint[], %s::bigint[], %s::text[]) AS u(id, paid, result) "
-            "WHERE b.id = u.id",
-            [int_array(ids), int_array(amounts), text_array(labels)],
-        )
 
 
 def _fresh_shoe_retire(actor: Actor, rnd: Round) -> None:

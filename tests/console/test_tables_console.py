@@ -282,3 +282,25 @@ def test_pit_boss_pauses_several_tables_at_once_with_one_reason():
     dealer_client, _ = staff(roles.DEALER)
     page = dealer_client.get(url).content.decode()
     assert "pause_selected" not in page
+
+
+def test_the_round_panel_shows_each_bets_payout_from_the_settlement_record():
+    from ledger.models import Leg
+    from tests.console.helpers import play_to_settlement
+    from tests.factories import funded_player
+
+    table = live_table("british_casino", card_source="server_shoe")
+    rnd = play_to_settlement(table, funded_player(50_000), stake=1000)
+    (bet,) = rnd.bets.all()
+    line_paid = sum(line["paid"] for line in rnd.settlement["lines"])
+    legs_paid = sum(
+        Leg.objects.filter(bet_ref=bet.ref, kind__in=["payout", "bonus"]).values_list(
+            "amount", flat=True
+        )
+    )
+    assert line_paid == legs_paid
+    client, _ = staff(roles.PIT_BOSS)
+    panel = client.get(f"/admin/tables/round/{rnd.pk}/panel/").content.decode()
+    results = ",".join(line["result"] for line in rnd.settlement["lines"])
+    assert f"<td>{bet.ref}</td>" in panel
+    assert f"<td>{bet.staked_total}</td><td>{line_paid}</td><td>{results}</td>" in panel
