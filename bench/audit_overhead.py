@@ -67,9 +67,10 @@ class Floor:
     supervisors to void each round once its bets are placed (outside the timing)."""
 
     def __init__(self):
-        from django.contrib.auth.models import User
+        from django.contrib.auth.models import Group, User
 
         from casino.actors import Actor
+        from casino.api import roles
         from ledger import services as ledger
         from ledger.models import Operator
         from tables import services
@@ -102,8 +103,11 @@ class Floor:
             wallet, _ = ledger.wallet_open(actor=self.actor, player=player, currency="EUR")
             ledger.wallet_deposit(actor=self.actor, wallet=wallet, amount=10**12)
             self.players.append(player)
+        # The void services check the staff's roles themselves (groups synced on migrate).
         self.requester = User.objects.create(username="bench-boss")
+        self.requester.groups.add(Group.objects.get(name=roles.PIT_BOSS))
         self.approver = User.objects.create(username="bench-supervisor")
+        self.approver.groups.add(Group.objects.get(name=roles.FLOOR_SUPERVISOR))
 
     def round_of_bets(self, count: int) -> float:
         """Open a round, time ``count`` bets (one per box), void the round; the seconds."""

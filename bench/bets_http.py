@@ -18,6 +18,10 @@ A client moves to its next table when a round is full. The load generator is 16 
 persistent ``http.client`` connections; its own CPU time is printed next to the run so it can be
 seen not to be the bottleneck.
 
+After the bets, the same clients read their players for as long (``GET /api/v1/players/{id}/``:
+API-key auth, the role check, one indexed query, on the same gunicorn): the rate the web tier
+reaches when a request does almost nothing, i.e. the ceiling any bet rate sits under.
+
 Environment: ``BENCH_DATABASE_URL`` (default: the machine's PostgreSQL at 127.0.0.1:5432 when it
 answers, else the embedded one), ``BENCH_BROKER_URL`` (default amqp://guest:guest@127.0.0.1:5672//
 — nothing is sent during betting), ``BENCH_WORKERS`` / ``BENCH_THREADS`` (gunicorn sync workers,
@@ -179,9 +183,15 @@ def _gunicorn(database_url: str) -> subprocess.Popen:
 
 
 class Client(threading.Thread):
-    def __init__(self, key: str, slots: list, start_at: float, measure_from: float, stop_at: float):
+    """Places its bets one after another; with ``reads``, reads its players instead (the same
+    slots, cycled: ``GET /api/v1/players/{id}/``, the web tier's floor)."""
+
+    def __init__(
+        self, key: str, slots: list, start_at: float, measure_from: float, stop_at: float,
+        reads: bool = False,
+    ):  # fmt: skip
         super().__init__(daemon=True)
-        self.key, self.slots = key, slots
+        self.key, self.slots, self.reads = key, slots, reads
         self.start_at, self.measure_from, self.stop_at = start_at, measure_from, stop_at
         self.latencies: list[float] = []
         self.statuses: dict[int, int] = {}
@@ -195,18 +205,24 @@ class Client(threading.Thread):
         while time.monotonic() < self.start_at:
             time.sleep(0.001)
         index = 0
+        ok = 200 if self.reads else 201
         while time.monotonic() < self.stop_at:
-            if index >= len(self.slots):
+            if self.reads:
+                index %= len(self.slots)
+            elif index >= len(self.slots):
                 self.exhausted = True
                 break
             round_id, player, box, behind = self.slots[index]
             body = json.dumps({"player_id": player, "box": box, "stake": STAKE, "behind": behind})
             sent = time.monotonic()
             try:
-                conn.request(
-                    "POST", f"/api/v1/rounds/{round_id}/bets/", body,
-                    {**headers, "Idempotency-Key": uuid.uuid4().hex},
-                )  # fmt: skip
+                if self.reads:
+                    conn.request("GET", f"/api/v1/players/{player}/", headers=headers)
+                else:
+                    conn.request(
+                        "POST", f"/api/v1/rounds/{round_id}/bets/", body,
+                        {**headers, "Idempotency-Key": uuid.uuid4().hex},
+                    )  # fmt: skip
                 response = conn.getresponse()
                 payload = response.read()
                 status = response.status
@@ -220,7 +236,7 @@ class Client(threading.Thread):
             if sent >= self.measure_from:
                 self.latencies.append(took)
                 self.statuses[status] = self.statuses.get(status, 0) + 1
-            if status == 201:
+            if status == ok:
                 self.accepted += 1
             elif len(self.errors) < 5:
                 self.errors.append(f"{status}: {payload[:300]!r}")
@@ -228,11 +244,13 @@ class Client(threading.Thread):
         conn.close()
 
 
-def _load(clients: list[dict]) -> dict:
+def _load(clients: list[dict], *, reads: bool = False) -> dict:
     now = time.monotonic()
     start_at = now + 0.5
     measure_from, stop_at = start_at + WARMUP, start_at + WARMUP + SECONDS
-    threads = [Client(c["key"], c["slots"], start_at, measure_from, stop_at) for c in clients]
+    threads = [
+        Client(c["key"], c["slots"], start_at, measure_from, stop_at, reads=reads) for c in clients
+    ]
     cpu_before = time.process_time()
     for thread in threads:
         thread.start()
@@ -338,6 +356,7 @@ def main() -> int:
         connection.close()
         server = _gunicorn(database_url)
         load = _load(clients)
+        reads = _load(clients, reads=True)
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(30)
         server = None
@@ -350,6 +369,14 @@ def main() -> int:
             f"ms, p99 {p99:.1f} ms, max {latencies[-1] * 1000:.0f} ms; load generator CPU "
             f"{load['client_cpu_share'] * 100:.0f}% of one core; clients out of slots: "
             f"{load['exhausted']}; errors {load['errors']}",
+            flush=True,
+        )
+        read_rate = reads["statuses"].get(200, 0) / SECONDS
+        read_p99 = _percentile(reads["latencies"], 0.99) * 1000
+        print(
+            f"reads (the web tier's floor): {read_rate:.0f}/s, statuses {reads['statuses']}, "
+            f"p50 {_percentile(reads['latencies'], 0.50) * 1000:.1f} ms, p99 {read_p99:.1f} ms; "
+            f"errors {reads['errors']}",
             flush=True,
         )
         _check_money(load["accepted_total"])
@@ -369,6 +396,12 @@ def main() -> int:
         result(
             name="bet placement latency p50 via HTTP", figure=p50, unit="ms",
             baseline_name="pgbench average latency, ms", baseline=pg_latency, target="",
+        )  # fmt: skip
+        result(
+            name="authenticated reads via HTTP, same server and clients (GET a player: API-key "
+            "auth, role check, one indexed query) - the web tier's ceiling",
+            figure=read_rate, unit="requests/s", baseline_name="pgbench -c 16 -j 2 TPC-B-like, tps",
+            baseline=tps, target="",
         )  # fmt: skip
         return 0 if ok_rate and p99 <= 50 else 1
     finally:
