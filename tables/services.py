@@ -524,6 +524,13 @@ def _shoe_retire(*, actor: Actor, shoe: Shoe) -> None:
     events.shoe_retired(actor=actor, shoe=shoe, reveal=reveal)
 
 
+def _live_shoe_retire(*, actor: Actor, table: Table) -> None:
+    """Retire the table's shoe in use, if any (a new one replaces it)."""
+    current = Shoe.objects.filter(table=table, retired_at__isnull=True).first()
+    if current is not None:
+        _shoe_retire(actor=actor, shoe=lock_objects.shoe_for_update(current.pk).get())
+
+
 def _server_shoe_new(*, actor: Actor, table: Table, rules: eng.RuleSet) -> Shoe:
     """A CSPRNG-shuffled shoe whose commitment is recorded before its first card."""
     shuffled = eng.shuffle_shoe(rule_set=rules)
@@ -587,9 +594,7 @@ def shoe_load(
         rules = eng.RuleSet.from_json(table.rule_set.document)
         live = Round.objects.filter(table=table, phase__in=Round.LIVE).first()
         rnd = _round_locked(live.pk) if live is not None else None
-        current = Shoe.objects.filter(table=table, retired_at__isnull=True).first()
-        if current is not None:
-            _shoe_retire(actor=actor, shoe=lock_objects.shoe_for_update(current.pk).get())
+        _live_shoe_retire(actor=actor, table=table)
         shoe = Shoe.objects.create(
             table=table,
             source=Shoe.Source.READER,
@@ -626,9 +631,7 @@ def shoe_replace(*, actor: Actor, table_id: int) -> Shoe:
             raise Unprocessable(f"Table {table.code} has no rule set.")
         if Round.objects.filter(table=table, phase__in=Round.LIVE).exists():
             raise WrongPhase(f"Table {table.code} has a round in play; change the shoe after it.")
-        current = Shoe.objects.filter(table=table, retired_at__isnull=True).first()
-        if current is not None:
-            _shoe_retire(actor=actor, shoe=lock_objects.shoe_for_update(current.pk).get())
+        _live_shoe_retire(actor=actor, table=table)
         return _server_shoe_new(
             actor=actor, table=table, rules=eng.RuleSet.from_json(table.rule_set.document)
         )
@@ -642,7 +645,7 @@ class _Play:
 
     def __init__(self, actor: Actor, rnd: Round):
         self.actor = actor
-        self.rnd = rnd
+        self.rnd = rnd if hasattr(rnd, "_columns_loaded") else _columns_remember(rnd)
         self.state = selectors.round_state(rnd)
         self.turn_changed = False
 
@@ -865,13 +868,10 @@ class _Play:
         if state.phase != "betting":
             _hands_sync(rnd, state)
         rnd.state = state.to_json()
-        loaded = getattr(rnd, "_columns_loaded", None)
-        if loaded is None:
-            rnd.save()
-        else:
-            changed = [name for name, value in loaded.items() if getattr(rnd, name) != value]
-            model_update(rnd, ["state", *changed])
-            _columns_remember(rnd)
+        loaded = rnd._columns_loaded
+        changed = [name for name, value in loaded.items() if getattr(rnd, name) != value]
+        model_update(rnd, ["state", *changed])
+        _columns_remember(rnd)
         return rnd
 
 
@@ -1017,7 +1017,6 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
         rnd = lock_objects.round_row_for_update(round_id)
         if rnd is None:
             raise NotFound(f"Round {round_id} does not exist.")
-        _columns_remember(rnd)
         now = _now()
         late = rnd.phase != Phase.OPEN or (
             rnd.betting_closes_at is not None and now >= rnd.betting_closes_at
