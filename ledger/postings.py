@@ -71,21 +71,7 @@ def transaction_insert(
     reverses_id: int | None = None,
 ) -> Transaction | None:
     """Insert a transaction row; None when ``reference`` already exists (nothing written)."""
-    txn = Transaction(
-        kind=kind,
-        reference=reference,
-        description=description[:255],
-        posted_at=timezone.now(),
-        actor_kind=actor.kind,
-        actor_id=actor.id or "",
-        actor_label=actor.label[:150],
-        operator_id=dimensions.operator_id,
-        table_id=dimensions.table_id,
-        round_id=dimensions.round_id,
-        dealer_id=dimensions.dealer_id,
-        shift=dimensions.shift,
-        reverses_id=reverses_id,
-    )
+    txn = _transaction_row(kind, reference, actor, dimensions, description, reverses_id)
     with connection.cursor() as cursor:
         cursor.execute(
             """
@@ -105,7 +91,38 @@ def transaction_insert(
         row = cursor.fetchone()
     if row is None:
         return None
-    txn.pk = row[0]
+    return _saved(txn, row[0])
+
+
+def _transaction_row(
+    kind: str,
+    reference: str,
+    actor: Actor,
+    dimensions: Dimensions,
+    description: str = "",
+    reverses_id: int | None = None,
+) -> Transaction:
+    """The row a posting writes (by SQL, not ``save``)."""
+    return Transaction(
+        kind=kind,
+        reference=reference,
+        description=description[:255],
+        posted_at=timezone.now(),
+        actor_kind=actor.kind,
+        actor_id=actor.id or "",
+        actor_label=actor.label[:150],
+        operator_id=dimensions.operator_id,
+        table_id=dimensions.table_id,
+        round_id=dimensions.round_id,
+        dealer_id=dimensions.dealer_id,
+        shift=dimensions.shift,
+        reverses_id=reverses_id,
+    )
+
+
+def _saved(txn: Transaction, pk: int) -> Transaction:
+    """``txn`` as the database now holds it under ``pk``."""
+    txn.pk = pk
     txn._state.adding = False
     txn._state.db = "default"
     return txn
@@ -186,7 +203,7 @@ def posting_insert(
 
     None when ``reference`` already exists (nothing written). The first posting on a house
     account not created yet falls back to ``house_account_id`` and ``legs_insert``."""
-    posted_at = timezone.now()
+    txn = _transaction_row(kind, reference, actor, dimensions)
     with connection.cursor() as cursor:
         cursor.execute(
             _POSTING_SQL,
@@ -195,18 +212,18 @@ def posting_insert(
                 "h_currency": house.currency,
                 "h_table": house.table_id,
                 "h_operator": house.operator_id,
-                "kind": kind,
-                "reference": reference,
-                "description": "",
-                "posted_at": posted_at,
-                "actor_kind": actor.kind,
-                "actor_id": actor.id or "",
-                "actor_label": actor.label[:150],
-                "operator_id": dimensions.operator_id,
-                "table_id": dimensions.table_id,
-                "round_id": dimensions.round_id,
-                "dealer_id": dimensions.dealer_id,
-                "shift": dimensions.shift,
+                "kind": txn.kind,
+                "reference": txn.reference,
+                "description": txn.description,
+                "posted_at": txn.posted_at,
+                "actor_kind": txn.actor_kind,
+                "actor_id": txn.actor_id,
+                "actor_label": txn.actor_label,
+                "operator_id": txn.operator_id,
+                "table_id": txn.table_id,
+                "round_id": txn.round_id,
+                "dealer_id": txn.dealer_id,
+                "shift": txn.shift,
                 "accounts": int_array(leg.account_id for leg in legs),
                 "amounts": int_array(leg.amount for leg in legs),
                 "currencies": text_array(leg.currency for leg in legs),
@@ -221,28 +238,5 @@ def posting_insert(
         house_id = house_account_id(
             house.kind, house.currency, table_id=house.table_id, operator_id=house.operator_id
         )
-        legs_insert(
-            txn_id,
-            [
-                LegSpec(leg.account_id or house_id, leg.amount, leg.currency, leg.kind, leg.bet_ref)
-                for leg in legs
-            ],
-        )
-    txn = Transaction(
-        pk=txn_id,
-        kind=kind,
-        reference=reference,
-        description="",
-        posted_at=posted_at,
-        actor_kind=actor.kind,
-        actor_id=actor.id or "",
-        actor_label=actor.label[:150],
-        operator_id=dimensions.operator_id,
-        table_id=dimensions.table_id,
-        round_id=dimensions.round_id,
-        dealer_id=dimensions.dealer_id,
-        shift=dimensions.shift,
-    )
-    txn._state.adding = False
-    txn._state.db = "default"
-    return txn
+        legs_insert(txn_id, [leg._replace(account_id=leg.account_id or house_id) for leg in legs])
+    return _saved(txn, txn_id)
