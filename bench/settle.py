@@ -50,6 +50,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench._baselines import plain_rows_insert  # noqa: E402
 from bench._stakes import stakes_bulk  # noqa: E402
 from bench.report import result  # noqa: E402
 
@@ -115,20 +116,6 @@ def _settle_timed(round_id: int, breakdown: Breakdown | None = None) -> float:
     assert outcome.successful(), outcome.traceback
     assert Round.objects.get(pk=round_id).phase == "settled"
     return elapsed
-
-
-def _baseline(n_rows: int) -> float:
-    rows = [(1, index, 100, "EUR", "payout", f"b{index}") for index in range(n_rows)]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS bench_plain (t bigint, a bigint, amount bigint, "
-            "currency text, kind text, bet_ref text)"
-        )
-        cursor.execute("TRUNCATE bench_plain")
-    started = time.perf_counter()
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.executemany("INSERT INTO bench_plain VALUES (%s, %s, %s, %s, %s, %s)", rows)
-    return time.perf_counter() - started
 
 
 def _legs(round_id: int) -> int:
@@ -344,7 +331,7 @@ def main(argv: list[str]) -> int:
                 continue  # warm-up: imports, first queries
             timings.append(took)
             legs = _legs(round_id)
-            baselines.append(_baseline(legs))
+            baselines.append(plain_rows_insert(legs))
         ok &= _report("Crown 7 boxes x 3 bets", timings, baselines, legs, 0.050, breakdown,
                       CROWN_RUNS)  # fmt: skip
 
@@ -373,7 +360,7 @@ def main(argv: list[str]) -> int:
                     took = _settle_timed(round_id, breakdown)
                 timings.append(took)
                 legs = _legs(round_id)
-                baselines.append(_baseline(legs))
+                baselines.append(plain_rows_insert(legs))
             runs_timed = runs - (1 if profile else 0)
             ok &= _report(f"{boxes * per_box:,} bets ({boxes} boxes x {per_box} bets)", timings,
                           baselines, legs, 1.0, breakdown, max(runs_timed, 1))  # fmt: skip

@@ -31,6 +31,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 
+from bench._baselines import plain_rows_insert  # noqa: E402
 from bench._stakes import stakes_bulk  # noqa: E402
 from bench.report import result  # noqa: E402
 
@@ -75,20 +76,6 @@ def _post(lines, round_id: int, table) -> float:
     return elapsed
 
 
-def _baseline(n_rows: int) -> float:
-    rows = [(1, index, 100, "EUR", "payout", f"b{index}") for index in range(n_rows)]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS bench_plain (t bigint, a bigint, amount bigint, "
-            "currency text, kind text, bet_ref text)"
-        )
-        cursor.execute("TRUNCATE bench_plain")
-    started = time.perf_counter()
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.executemany("INSERT INTO bench_plain VALUES (%s, %s, %s, %s, %s, %s)", rows)
-    return time.perf_counter() - started
-
-
 def main() -> int:
     from ledger.models import Leg, Transaction
     from tests.factories import OperatorFactory, PlayerFactory, TableFactory, WalletFactory
@@ -118,7 +105,7 @@ def main() -> int:
                 timings.append(_post(lines, round_id, table))
                 txn = Transaction.objects.get(round_id=round_id, kind="settlement")
                 legs = Leg.objects.filter(transaction=txn).count()
-                baselines.append(_baseline(legs))
+                baselines.append(plain_rows_insert(legs))
             best, median = min(timings), statistics.median(timings)
             base = statistics.median(baselines)
             passed = median <= target
