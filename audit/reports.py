@@ -15,7 +15,6 @@ import math
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -30,7 +29,7 @@ from casino.actors import Actor
 from casino.errors import NotFound, ValidationFailed
 from casino.version import software_version
 from ledger.models import Player
-from ledger.selectors import AccountingFilter, table_accounting
+from ledger.selectors import AccountingFilter, hold_pct, table_accounting
 from tables import engine as eng
 from tables.models import PayoutScheduleVersion, Round, RtpFigure, RuleSetVersion, Shoe, Table
 
@@ -91,13 +90,6 @@ class Report:
         return data
 
 
-def _pct(numerator: int | float, denominator: int | float) -> Decimal | None:
-    if not denominator:
-        return None
-    value = Decimal(numerator) * 100 / Decimal(denominator)
-    return value.quantize(Decimal("0.01"), ROUND_HALF_EVEN)
-
-
 def _fetch(sql: str, params: list | dict) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -115,7 +107,7 @@ def _currency_totals(rows: list[dict[str, Any]], counts: tuple[str, ...] = ()) -
         for key in (*counts, *MONEY):
             total[key] += row.get(key) or 0
     for total in totals.values():
-        total["hold_pct"] = _pct(total["win"], total["handle"])
+        total["hold_pct"] = hold_pct(total["win"], total["handle"])
     return [totals[c] for c in sorted(totals)]
 
 
@@ -244,7 +236,6 @@ def dealer_report(*, period: Period, table_id: int | None = None) -> Report:
     out = []
     for key in sorted(rows, key=lambda k: (names.get(k[0], "~"), k[1])):
         row = rows[key]
-        row.pop("dealer", None)
         row["dealer"] = names.get(row["dealer_id"], "(no dealer)")
         out.append(row)
     return Report(

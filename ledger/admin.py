@@ -15,7 +15,9 @@ from casino.console.admin import (
     ObjectAction,
     ObjectActionsMixin,
     ReadOnlyConsoleModelAdmin,
+    ReadOnlyInline,
     ReasonForm,
+    json_block,
 )
 from casino.console.models import operator_scope
 from ledger import selectors, services
@@ -76,27 +78,14 @@ class AccountAdmin(OperatorScopedMixin, ReadOnlyConsoleModelAdmin):
     show_full_result_count = False
 
 
-class LegInline(admin.TabularInline):
+class LegInline(ReadOnlyInline):
     model = Leg
     fields = ("account", "amount", "currency", "kind", "bet_ref")
-    readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
 
     def get_queryset(self, request):
         qs = super().get_queryset(request).select_related("account")
         scope = operator_scope(request.user)
         return qs if scope is None else qs.filter(account__operator_id=scope)
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class CorrectionRequestForm(ReasonForm):
@@ -160,10 +149,6 @@ class TransactionAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
         return base if qs is None else base.filter(pk__in=qs.values("pk"))
 
 
-class DecisionForm(ReasonForm):
-    pass
-
-
 def _approve(*, request, obj, actor, data):
     services.correction_approve(actor=actor, user=request.user, correction=obj, note=data["reason"])
     return f"{obj}: approved; the reversal and replacement are posted."
@@ -212,9 +197,7 @@ class CorrectionAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
 
     @admin.display(description="replacement legs")
     def legs_pretty(self, obj):
-        return format_html(
-            "<pre class='console-json'>{}</pre>", json.dumps(obj.replacement_legs, indent=2)
-        )
+        return json_block(obj.replacement_legs)
 
 
 @admin.register(OperatorEvent)

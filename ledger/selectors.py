@@ -129,7 +129,8 @@ class AccountingFilter:
     currency: str | None = None
 
 
-def _hold(win: int, handle: int) -> Decimal | None:
+def hold_pct(win: int, handle: int) -> Decimal | None:
+    """Win as a percentage of handle, to the cent (half-even); None without handle."""
     if not handle:
         return None
     return (Decimal(win) * 100 / Decimal(handle)).quantize(Decimal("0.01"), ROUND_HALF_EVEN)
@@ -189,7 +190,7 @@ def table_accounting(*, group_by: list[str], filters: AccountingFilter) -> list[
         handle, payouts, bonuses = (int(x) for x in row[len(dims) + 1 :])
         win = handle - payouts - bonuses
         values.update(
-            handle=handle, payouts=payouts, bonuses=bonuses, win=win, hold_pct=_hold(win, handle)
+            handle=handle, payouts=payouts, bonuses=bonuses, win=win, hold_pct=hold_pct(win, handle)
         )
         out.append(values)
     return out

@@ -24,8 +24,10 @@ from casino.console.admin import (
     ObjectAction,
     ObjectActionsMixin,
     ReadOnlyConsoleModelAdmin,
+    ReadOnlyInline,
     ReasonForm,
     confirmed_action,
+    json_block,
 )
 from casino.console.links import audit_links
 from tables import engine as eng
@@ -388,27 +390,11 @@ class SiteAdmin(ConsoleModelAdmin):
     list_display = ("code", "name")
 
 
-class TableChangeInline(admin.TabularInline):
+class TableChangeInline(ReadOnlyInline):
     model = models.TableChange
     fields = ("changed_at", "kind", "before", "after", "changed_by")
-    readonly_fields = fields
-    extra = 0
-    max_num = 0
-    can_delete = False
     ordering = ("-changed_at", "-id")
     verbose_name_plural = "Changes (limits, rules, dealer, status)"
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).order_by("-changed_at", "-id")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(models.Table)
@@ -489,7 +475,7 @@ class TableAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
 
     @admin.display(description="round")
     def current_round(self, obj):
-        rnd = models.Round.objects.filter(table=obj).order_by("-number").first()
+        rnd = selectors.round_current(table=obj)
         if rnd is None:
             return "—"
         url = reverse("admin:tables_round_change", args=[rnd.pk])
@@ -576,11 +562,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
 
     @admin.display(description="settlement")
     def settlement_pretty(self, obj):
-        if not obj.settlement:
-            return "—"
-        return format_html(
-            "<pre class='console-json'>{}</pre>", json.dumps(obj.settlement, indent=2)
-        )
+        return json_block(obj.settlement or None)
 
     def get_urls(self):
         panel = path(
@@ -591,7 +573,6 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
         return [panel, *super().get_urls()]
 
     def round_panel_context(self, rnd, user=None) -> dict:
-        state = None
         try:
             state = selectors.round_public_state(rnd)
         except Exception as exc:  # a broken round must still show its page
@@ -686,7 +667,7 @@ class _VersionAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
 
     @admin.display(description="document")
     def document_pretty(self, obj):
-        return format_html("<pre class='console-json'>{}</pre>", _pretty(obj.document))
+        return json_block(obj.document, sort_keys=True)
 
     @admin.display(description="in use", boolean=True)
     def in_use(self, obj):

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from django.db import transaction
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html
 from django_fsm import TransitionNotAllowed
 
 from casino.actors import Actor
@@ -65,6 +67,33 @@ class ReadOnlyConsoleModelAdmin(ConsoleModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """Rows shown under their parent that only services may write."""
+
+    extra = 0
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def json_block(document, *, empty: str = "—", sort_keys: bool = False) -> str:
+    """A JSON document shown whole in the console (settlement records, rule documents)."""
+    if document is None:
+        return empty
+    return format_html(
+        "<pre class='console-json'>{}</pre>", json.dumps(document, indent=2, sort_keys=sort_keys)
+    )
 
 
 class ReasonForm(forms.Form):
