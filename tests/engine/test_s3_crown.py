@@ -404,3 +404,26 @@ def test_s8_unused_play():
     # the scenario helper refuses unused cards; sanity check of the driver itself
     with pytest.raises(AssertionError, match="unused cards"):
         play(P, bets((1, 1000)), ["AS", "9H", "KC", "9D", "2C"], [])
+
+
+def test_s3_3_no_super_bonus_on_doubled_sevens():
+    _, st = run(
+        P, bets((1, 1000)), ["7H", "7D", "7H", "7H", "9S", "KS"], [D(1, "double", amount=1000)]
+    )
+    (line,) = st.lines
+    assert (line.bonus, line.odds, line.stake, line.paid) == (0, (1, 1), 2000, 4000)
+
+
+@pytest.mark.parametrize(
+    ("stake", "prize"), [(499, 0), (500, 100_000), (2499, 100_000), (2500, 500_000)]
+)
+def test_s3_3_super_bonus_tier_edges(stake, prize):
+    _, st = run(P, bets((1, stake)), ["7H", "7D", "7H", "7H", "9S", "KS"], [D(1, "hit")])
+    line = next(x for x in st.lines if x.result == "win")
+    assert (line.odds_kind, line.bonus) == ("777_suited", prize)
+
+
+def test_s3_4_doubled_21_beats_dealer_pontoon_on_the_whole_stake():
+    _, st = run(P, bets((1, 1000)), ["5S", "AH", "6C", "KD", "QD"], [D(1, "double", amount=1000)])
+    (line,) = st.lines
+    assert (line.result, line.stake, line.paid) == ("win", 2000, 4000)

@@ -215,3 +215,22 @@ def test_s4_bets_behind_match_exactly_own_stake():
         apply(s, CardDealt("KD"))
     s = apply(s, MatchMade("b"))
     assert s.next_card_target() == ("box", 1, 0)
+
+
+def test_s4_dealer_pontoon_takes_split_hands():
+    _, st = run(
+        P,
+        bets((1, 1000)),
+        ["8S", "KH", "8C", "KD", "9D", "AH"],
+        [D(1, "split"), D(1, "stand", 0), D(1, "stand", 1)],
+    )
+    assert [(x.hand, x.result, x.paid) for x in st.lines] == [
+        ((1, 0), "lose", 0),
+        ((1, 1), "lose", 0),
+    ]
+
+
+def test_s4_dealer_five_cards_are_just_a_total():
+    s, st = run(P, bets((1, 1000)), ["KS", "2H", "9C", "2D", "3D", "4D", "7D"], [D(1, "stand")])
+    assert len(s.dealer) == 5  # 18 in five cards: no dealer Five Card Trick
+    assert paid(st) == {("b1", 1, 0, "win"): 2000}
