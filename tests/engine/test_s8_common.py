@@ -151,6 +151,23 @@ def test_s8_timeout_stands_where_allowed():
     assert s.hand(1, 0).status == "stood"
 
 
+def test_s8_timeout_never_rescues():
+    s = _state("crown", bets((1, 1000)), ["2S", "9H", "3C", D(1, "double"), "4D"])
+    assert s.legal_actions() == ["rescue", "stand"]
+    s = apply(s, TimeoutDefault())
+    assert s.hand(1, 0).status == "stood"
+
+
+def test_s8_limits_apply_to_stakes_placed_after_the_first_card():
+    lim = TableLimits(min_bet=100, max_bet=1000)
+    s = _state("traditional", [BetPlaced("b1", 1, 0, "p")], ["9S", "7H"], lim)
+    for refused in (5000, 50):
+        with pytest.raises(IllegalAction, match="between 100 and 1000"):
+            apply(s, StakePlaced("b1", refused))
+    s = apply(s, StakePlaced("b1", 1000))
+    assert s.hand(1, 0).stakes["b1"][0] == 1000
+
+
 def test_s8_timeout_hits_where_standing_not_allowed_never_doubles():
     s = _state("online_8deck", bets((1, 1000)), ["QS", "9H", "2C", "9D"])
     s = apply(s, TimeoutDefault())
