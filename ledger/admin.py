@@ -46,16 +46,12 @@ class OperatorScopedMixin:
 
 
 @admin.register(Operator)
-class OperatorAdmin(ConsoleModelAdmin):
+class OperatorAdmin(OperatorScopedMixin, ConsoleModelAdmin):
+    operator_path = "pk"
     list_display = ("code", "name", "is_active", "webhook_url", "created_at")
     fields = ("code", "name", "is_active", "webhook_url", "created_at")
     readonly_fields = ("webhook_url", "created_at")
     search_fields = ("code", "name")
-
-    def get_queryset(self, request):
-        qs = super().get_queryset(request)
-        scope = operator_scope(request.user)
-        return qs if scope is None else qs.filter(pk=scope)
 
 
 @admin.register(Player)
@@ -78,14 +74,13 @@ class AccountAdmin(OperatorScopedMixin, ReadOnlyConsoleModelAdmin):
     show_full_result_count = False
 
 
-class LegInline(ReadOnlyInline):
+class LegInline(OperatorScopedMixin, ReadOnlyInline):
     model = Leg
     fields = ("account", "amount", "currency", "kind", "bet_ref")
+    operator_path = "account__operator_id"
 
     def get_queryset(self, request):
-        qs = super().get_queryset(request).select_related("account")
-        scope = operator_scope(request.user)
-        return qs if scope is None else qs.filter(account__operator_id=scope)
+        return super().get_queryset(request).select_related("account")
 
 
 class CorrectionRequestForm(ReasonForm):

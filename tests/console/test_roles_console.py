@@ -114,6 +114,7 @@ def test_operator_staff_see_only_their_own_players():
     transactions = client.get("/admin/ledger/transaction/").content.decode()
     assert f">{other_deposit.pk}<" not in transactions
     assert client.get("/admin/tables/table/").status_code == 403
+    assert client.get("/admin/ledger/operator/").status_code == 403
     # a member of the role with no operator link sees nothing
     unlinked, _ = staff(roles.OPERATOR_STAFF)
     assert own_player.external_ref not in unlinked.get("/admin/ledger/player/").content.decode()
