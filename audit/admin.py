@@ -3,7 +3,6 @@ cases, opened and worked through their services."""
 
 from django import forms
 from django.contrib import admin, messages
-from django.db import transaction
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -33,19 +32,14 @@ class AuditEventAdmin(ReadOnlyConsoleModelAdmin):
         response = super().changelist_view(request, extra_context)
         changelist = (getattr(response, "context_data", None) or {}).get("cl")
         ids = [event.pk for event in changelist.result_list] if changelist else []
-        self._viewed(request, "admin.events", filters=dict(request.GET.items()), event_ids=ids)
+        events.viewed_by(request, "admin.events", filters=dict(request.GET.items()), event_ids=ids)
         return response
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         response = super().change_view(request, object_id, form_url, extra_context)
         if response.status_code == 200:
-            self._viewed(request, "admin.event", event_id=int(object_id))
+            events.viewed_by(request, "admin.event", event_id=int(object_id))
         return response
-
-    @staticmethod
-    def _viewed(request, what: str, **detail) -> None:
-        with transaction.atomic():
-            events.viewed(actor=Actor.from_request(request), what=what, detail=detail)
 
 
 class DisputeNoteInline(admin.TabularInline):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -123,12 +122,7 @@ def replay_page(request, round_id: int):
             _context(request, "Round replay", error=exc.detail),
             status=exc.status,
         )
-    with transaction.atomic():
-        events.viewed(
-            actor=Actor.from_request(request),
-            what="admin.replay",
-            detail={"round_id": round_id, "status": replay["status"]},
-        )
+    events.viewed_by(request, "admin.replay", round_id=round_id, status=replay["status"])
     return TemplateResponse(
         request,
         "audit/replay.html",

@@ -3,7 +3,6 @@ auditors read them. Staff only (API keys and devices hold none of these permissi
 
 from __future__ import annotations
 
-from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
@@ -105,12 +104,7 @@ class DisputeListCreateView(generics.GenericAPIView):
         if "round" in query.validated_data:
             qs = qs.filter(round_id=query.validated_data["round"])
         page = self.paginate_queryset(qs)
-        with transaction.atomic():
-            events.viewed(
-                actor=Actor.from_request(request),
-                what="disputes",
-                detail={"dispute_ids": [case.pk for case in page]},
-            )
+        events.viewed_by(request, "disputes", dispute_ids=[case.pk for case in page])
         return self.get_paginated_response(DisputeOutputSerializer(page, many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: DisputeOutputSerializer})
@@ -136,10 +130,7 @@ class DisputeDetailView(APIView):
     @extend_schema(responses=DisputeOutputSerializer)
     def get(self, request, pk: int):
         case = _case(pk)
-        with transaction.atomic():
-            events.viewed(
-                actor=Actor.from_request(request), what="dispute", detail={"dispute_id": case.pk}
-            )
+        events.viewed_by(request, "dispute", dispute_id=case.pk)
         return Response(DisputeOutputSerializer(case).data)
 
 

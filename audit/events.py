@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+
 from audit.services import audit_event_record
 from casino.actors import Actor
 
@@ -51,8 +53,15 @@ def user_flags_changed(*, actor: Actor, user_id: int, username: str, changes: di
 
 
 def viewed(*, actor: Actor, what: str, detail: dict[str, Any]) -> None:
-    """Someone read the audit log (GLI-19: read access must itself be recorded)."""
-    audit_event_record(name=VIEWED, actor=actor, payload={"what": what, **detail})
+    """Someone read the audit log (GLI-19: read access must itself be recorded). A read has
+    no transaction of its own to join: the event commits by itself."""
+    with transaction.atomic():
+        audit_event_record(name=VIEWED, actor=actor, payload={"what": what, **detail})
+
+
+def viewed_by(request, what: str, **detail: Any) -> None:
+    """``viewed`` by the request's user or credential."""
+    viewed(actor=Actor.from_request(request), what=what, detail=detail)
 
 
 def verification_recorded(*, actor: Actor, report: dict[str, Any]) -> None:

@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Count, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
@@ -715,18 +715,17 @@ def report_generate(
 ) -> Report:
     """Build a report and record who read it, in which form (``audit.viewed``)."""
     report = report_build(kind, period=period, table_id=table_id, player_id=player_id)
-    with transaction.atomic():
-        events.viewed(
-            actor=actor,
-            what=f"report.{kind}",
-            detail={
-                "format": rendering,
-                "date_from": period.date_from.isoformat(),
-                "date_to": period.date_to.isoformat(),
-                "table": table_id,
-                "player": player_id,
-                "rows": len(report.rows),
-                "generated_at": report.generated_at.isoformat(),
-            },
-        )
+    events.viewed(
+        actor=actor,
+        what=f"report.{kind}",
+        detail={
+            "format": rendering,
+            "date_from": period.date_from.isoformat(),
+            "date_to": period.date_to.isoformat(),
+            "table": table_id,
+            "player": player_id,
+            "rows": len(report.rows),
+            "generated_at": report.generated_at.isoformat(),
+        },
+    )
     return report

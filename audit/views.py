@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
@@ -13,14 +12,8 @@ from audit import events, selectors
 from audit.filters import AuditEventFilter
 from audit.heads import audit_head_current, audit_head_export
 from audit.replay import round_replay
-from casino.actors import Actor
 
 VIEW = "audit.view_auditevent"
-
-
-def _viewed(request, what: str, **detail) -> None:
-    with transaction.atomic():
-        events.viewed(actor=Actor.from_request(request), what=what, detail=detail)
 
 
 class AuditEventOutputSerializer(serializers.Serializer):
@@ -55,7 +48,7 @@ class AuditEventListView(generics.GenericAPIView):
     def get(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         filters = {k: v for k, v in request.query_params.items() if k != "cursor"}
-        _viewed(request, "events", filters=filters, event_ids=[event.pk for event in page])
+        events.viewed_by(request, "events", filters=filters, event_ids=[event.pk for event in page])
         return self.get_paginated_response(AuditEventOutputSerializer(page, many=True).data)
 
 
@@ -77,7 +70,7 @@ class AuditEventDetailView(APIView):
     def get(self, request, pk: int):
         event = get_object_or_404(selectors.audit_event_list(), pk=pk)
         event.seal = selectors.audit_event_seal(event)
-        _viewed(request, "event", event_id=event.pk)
+        events.viewed_by(request, "event", event_id=event.pk)
         return Response(self.OutputSerializer(event).data)
 
 
@@ -106,7 +99,7 @@ class VerificationStatusView(APIView):
             "head": head,
             "events_pending": selectors.audit_events_pending(head["last_event"]),
         }
-        _viewed(request, "verification", head_seq=head["seq"])
+        events.viewed_by(request, "verification", head_seq=head["seq"])
         return Response(self.OutputSerializer(body).data)
 
 
@@ -123,7 +116,7 @@ class HeadExportView(APIView):
     @extend_schema(responses=OutputSerializer)
     def get(self, request):
         exported = audit_head_export()
-        _viewed(request, "head", head_seq=exported["head"]["seq"])
+        events.viewed_by(request, "head", head_seq=exported["head"]["seq"])
         return Response(self.OutputSerializer(exported).data)
 
 
@@ -186,5 +179,5 @@ class RoundReplayView(APIView):
     @extend_schema(responses=OutputSerializer)
     def get(self, request, pk: int):
         replay = round_replay(round_id=pk)
-        _viewed(request, "replay", round_id=pk, status=replay["status"])
+        events.viewed_by(request, "replay", round_id=pk, status=replay["status"])
         return Response(self.OutputSerializer(replay).data)
