@@ -111,24 +111,41 @@ def _currency_totals(rows: list[dict[str, Any]], counts: tuple[str, ...] = ()) -
     return [totals[c] for c in sorted(totals)]
 
 
+MONEY_COLUMNS = [
+    ("handle", "Handle"),
+    ("payouts", "Payouts"),
+    ("bonuses", "Bonuses"),
+    ("win", "Win"),
+    ("hold_pct", "Hold %"),
+]
+
+
+def _money(period: Period, table_id: int | None, *, group_by: list[str]) -> list[dict[str, Any]]:
+    """The ledger's table accounting for the period (money counts on the day it was posted)."""
+    filters = AccountingFilter(
+        date_from=period.date_from, date_to=period.date_to, table_id=table_id
+    )
+    return table_accounting(group_by=group_by, filters=filters)
+
+
+def _finished_rounds(period: Period, table_id: int | None):
+    """Rounds settled or voided in the period (on the table, when given)."""
+    rounds = Round.objects.filter(
+        finished_at__gte=period.start,
+        finished_at__lt=period.end,
+        phase__in=[Round.Phase.SETTLED, Round.Phase.VOIDED],
+    )
+    return rounds.filter(table_id=table_id) if table_id else rounds
+
+
 # --- table / shift ---------------------------------------------------------------------------
 
 
 def table_shift_report(*, period: Period, table_id: int | None = None) -> Report:
     """Per table and shift (UTC day): rounds, voids, handle, payouts, bonuses, win and hold %."""
-    money = table_accounting(
-        group_by=["table", "day"],
-        filters=AccountingFilter(
-            date_from=period.date_from, date_to=period.date_to, table_id=table_id
-        ),
-    )
+    money = _money(period, table_id, group_by=["table", "day"])
     rounds = (
-        Round.objects.filter(
-            finished_at__gte=period.start,
-            finished_at__lt=period.end,
-            phase__in=[Round.Phase.SETTLED, Round.Phase.VOIDED],
-        )
-        .filter(Q(table_id=table_id) if table_id else Q())
+        _finished_rounds(period, table_id)
         .annotate(day=TruncDate("finished_at", tzinfo=UTC))
         .values("table_id", "day", "currency")
         .annotate(rounds=Count("id"), voids=Count("id", filter=Q(phase=Round.Phase.VOIDED)))
@@ -152,8 +169,7 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
                 "hold_pct": None,
             },
         )
-        row["rounds"] += item["rounds"]
-        row["voids"] += item["voids"]
+        row.update(rounds=item["rounds"], voids=item["voids"])
     out = []
     for key in sorted(rows, key=lambda k: (codes.get(k[0], ""), k[1], k[2])):
         row = rows[key]
@@ -170,11 +186,7 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
             ("currency", "Currency"),
             ("rounds", "Rounds"),
             ("voids", "Voids"),
-            ("handle", "Handle"),
-            ("payouts", "Payouts"),
-            ("bonuses", "Bonuses"),
-            ("win", "Win"),
-            ("hold_pct", "Hold %"),
+            *MONEY_COLUMNS,
         ],
         rows=out,
         totals=_currency_totals(out, ("rounds", "voids")),
@@ -192,20 +204,10 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
 
 def dealer_report(*, period: Period, table_id: int | None = None) -> Report:
     """Per dealer: rounds dealt, voids, tables, and the money of the rounds they dealt."""
-    money = table_accounting(
-        group_by=["dealer"],
-        filters=AccountingFilter(
-            date_from=period.date_from, date_to=period.date_to, table_id=table_id
-        ),
-    )
+    money = _money(period, table_id, group_by=["dealer"])
     rounds = {
         (r["dealer_id"], r["currency"]): r
-        for r in Round.objects.filter(
-            finished_at__gte=period.start,
-            finished_at__lt=period.end,
-            phase__in=[Round.Phase.SETTLED, Round.Phase.VOIDED],
-        )
-        .filter(Q(table_id=table_id) if table_id else Q())
+        for r in _finished_rounds(period, table_id)
         .values("dealer_id", "currency")
         .annotate(
             rounds=Count("id"),
@@ -249,11 +251,7 @@ def dealer_report(*, period: Period, table_id: int | None = None) -> Report:
             ("rounds", "Rounds"),
             ("voids", "Voids"),
             ("tables", "Tables"),
-            ("handle", "Handle"),
-            ("payouts", "Payouts"),
-            ("bonuses", "Bonuses"),
-            ("win", "Win"),
-            ("hold_pct", "Hold %"),
+            *MONEY_COLUMNS,
         ],
         rows=out,
         totals=_currency_totals(out, ("rounds", "voids")),
