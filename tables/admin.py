@@ -327,11 +327,12 @@ def _live(rnd) -> bool:
 
 
 def _voidable(rnd) -> bool:
-    return rnd.phase in (*models.Round.LIVE, models.Round.Phase.SETTLING)
+    return rnd.phase in models.Round.UNFINISHED
 
 
 def _void_waiting(rnd) -> bool:
-    return _voidable(rnd) and rnd.void_requests.filter(status="requested").exists()
+    waiting = models.VoidRequest.Status.REQUESTED
+    return _voidable(rnd) and rnd.void_requests.filter(status=waiting).exists()
 
 
 def _round_refs(obj) -> dict:
@@ -595,7 +596,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
         return {
             **self.round_panel_context(obj, request.user),
             "panel_url": reverse("admin:tables_round_panel", args=[obj.pk]),
-            "live": obj.phase in (*models.Round.LIVE, models.Round.Phase.SETTLING),
+            "live": obj.phase in models.Round.UNFINISHED,
         }
 
     def panel_view(self, request, object_id):

@@ -341,6 +341,7 @@ class Round(models.Model):
         VOIDED = "voided"
 
     LIVE = (Phase.OPEN, Phase.CLOSED, Phase.DEALING, Phase.PLAYING, Phase.DEALER)
+    UNFINISHED = (*LIVE, Phase.SETTLING)  # can still be voided; the console keeps refreshing it
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField()
@@ -419,7 +420,7 @@ class Round(models.Model):
     def settle(self) -> None:
         pass
 
-    @transition(field=phase, source=[*LIVE, Phase.SETTLING], target=Phase.VOIDED)
+    @transition(field=phase, source=list(UNFINISHED), target=Phase.VOIDED)
     def void(self) -> None:
         pass
 

@@ -1443,7 +1443,7 @@ def void_request(*, actor: Actor, user, round_id: int, reason: str) -> VoidReque
         raise ValidationFailed("A void needs a reason.", errors={"reason": ["required"]})
     with transaction.atomic():
         rnd = _round_locked(round_id)
-        if rnd.phase not in (*Round.LIVE, Phase.SETTLING):
+        if rnd.phase not in Round.UNFINISHED:
             raise WrongPhase(f"Round {rnd.pk} is {rnd.phase}; it can't be voided.")
         if VoidRequest.objects.filter(round=rnd).exists():
             raise Conflict(f"Round {rnd.pk} already has a void request.")
@@ -1466,7 +1466,7 @@ def void_approve(*, actor: Actor, user, round_id: int) -> Round:
             raise FourEyesRequired(
                 f"You requested the void of round {rnd.pk}; another staff member must approve."
             )
-        if rnd.phase not in (*Round.LIVE, Phase.SETTLING):
+        if rnd.phase not in Round.UNFINISHED:
             raise WrongPhase(f"Round {rnd.pk} is {rnd.phase}; it can't be voided.")
         state = selectors.round_state_replay(rnd)
         settlement = eng.settle_void(state)

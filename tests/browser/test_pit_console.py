@@ -86,7 +86,7 @@ def test_pit_boss_opens_a_table_watches_a_round_settle_and_voids_one_with_a_supe
 
     # 4. a round in play (long betting window so it waits for the pit): void requested...
     wait_until(
-        lambda: not Round.objects.filter(table=table, phase__in=[*Round.LIVE, "settling"]).exists(),
+        lambda: not Round.objects.filter(table=table, phase__in=Round.UNFINISHED).exists(),
         timeout=60,
         message="the last demo round did not finish",
     )
