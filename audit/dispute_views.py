@@ -11,17 +11,13 @@ from rest_framework.views import APIView
 from audit import disputes, events
 from audit.models import DisputeCase, DisputeNote
 from casino.actors import Actor
-from casino.api.inputs import staff_user, validated
-from casino.errors import NotFound, PermissionDenied
+from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.errors import NotFound
 
 MAX_ADJUSTMENT = 10**12
 
 
-def _user(request):
-    user = staff_user(request)
-    if user is None:
-        raise PermissionDenied("Dispute cases are worked by staff users.")
-    return user
+_WORKED_BY_STAFF = "Dispute cases are worked by staff users."
 
 
 def _case(pk: int) -> DisputeCase:
@@ -79,7 +75,7 @@ class DisputeListCreateView(generics.GenericAPIView):
     serializer_class = DisputeOutputSerializer
 
     class InputSerializer(serializers.Serializer):
-        round_id = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+        round_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
         bet_ref = serializers.CharField(max_length=40, required=False, default="")
         claim = serializers.CharField(max_length=2000)
         claimant = serializers.CharField(max_length=200, required=False, default="")
@@ -87,7 +83,7 @@ class DisputeListCreateView(generics.GenericAPIView):
 
     class QuerySerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=DisputeCase.Status.choices, required=False)
-        round = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False)
+        round = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
 
     def get_queryset(self):
         return DisputeCase.objects.select_related(
@@ -112,7 +108,7 @@ class DisputeListCreateView(generics.GenericAPIView):
         data = validated(self.InputSerializer, request)
         case = disputes.dispute_open(
             actor=Actor.from_request(request),
-            user=_user(request),
+            user=staff_user_required(request, _WORKED_BY_STAFF),
             round_id=data["round_id"],
             bet_ref=data["bet_ref"],
             claim=data["claim"],
@@ -148,7 +144,10 @@ class DisputeNoteView(APIView):
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
         disputes.dispute_note_add(
-            actor=Actor.from_request(request), user=_user(request), case_id=pk, **data
+            actor=Actor.from_request(request),
+            user=staff_user_required(request, _WORKED_BY_STAFF),
+            case_id=pk,
+            **data,
         )
         return Response(DisputeOutputSerializer(_case(pk)).data, status=status.HTTP_201_CREATED)
 
@@ -165,7 +164,10 @@ class DisputeInvestigateView(APIView):
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
         disputes.dispute_investigate(
-            actor=Actor.from_request(request), user=_user(request), case_id=pk, note=data["note"]
+            actor=Actor.from_request(request),
+            user=staff_user_required(request, _WORKED_BY_STAFF),
+            case_id=pk,
+            note=data["note"],
         )
         return Response(DisputeOutputSerializer(_case(pk)).data)
 
@@ -199,7 +201,7 @@ class DisputeResolveView(APIView):
     @extend_schema(request=InputSerializer, responses=DisputeOutputSerializer)
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
-        actor, user = Actor.from_request(request), _user(request)
+        actor, user = Actor.from_request(request), staff_user_required(request, _WORKED_BY_STAFF)
         if data["outcome"] == "rejected":
             disputes.dispute_reject(
                 actor=actor, user=user, case_id=pk, resolution=data["resolution"]

@@ -11,8 +11,7 @@ from rest_framework.views import APIView
 
 from audit.reports import REPORTS, Period, report_generate
 from casino.actors import Actor
-
-BIGINT = 2**63 - 1
+from casino.api.inputs import MAX_ID
 
 
 class ReportQuerySerializer(serializers.Serializer):
@@ -20,9 +19,9 @@ class ReportQuerySerializer(serializers.Serializer):
         required=False, help_text="first UTC day (default: 30 days ago)"
     )
     date_to = serializers.DateField(required=False, help_text="last UTC day (default: today)")
-    table = serializers.IntegerField(min_value=1, max_value=BIGINT, required=False)
+    table = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
     player = serializers.IntegerField(
-        min_value=1, max_value=BIGINT, required=False, help_text="player-statement: required"
+        min_value=1, max_value=MAX_ID, required=False, help_text="player-statement: required"
     )
 
 

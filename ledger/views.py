@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from casino.api.inputs import staff_user, validated
+from casino.api.inputs import MAX_ID, staff_user_required, validated
 from casino.api.permissions import request_scope
 from casino.errors import PermissionDenied, ValidationFailed
 from ledger import selectors, services
@@ -384,17 +384,13 @@ class CorrectionOutputSerializer(serializers.Serializer):
 
 
 class ReplacementLegInputSerializer(serializers.Serializer):
-    account_id = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+    account_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     amount = serializers.IntegerField(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT)
     kind = serializers.ChoiceField(choices=Leg.Kind.choices)
     bet_ref = serializers.CharField(max_length=64, required=False, default="")
 
 
-def _staff(request):
-    user = staff_user(request)
-    if user is None:
-        raise PermissionDenied("Corrections are requested and approved by staff members.")
-    return user
+_CORRECTIONS_BY_STAFF = "Corrections are requested and approved by staff members."
 
 
 class CorrectionListCreateView(generics.GenericAPIView):
@@ -407,7 +403,7 @@ class CorrectionListCreateView(generics.GenericAPIView):
         return selectors.correction_list()
 
     class InputSerializer(serializers.Serializer):
-        transaction_id = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+        transaction_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
         reason = serializers.CharField(max_length=500)
         replacement_legs = ReplacementLegInputSerializer(many=True, required=False, default=list)
 
@@ -425,7 +421,7 @@ class CorrectionListCreateView(generics.GenericAPIView):
     @extend_schema(request=InputSerializer, responses={201: CorrectionOutputSerializer})
     def post(self, request):
         data = validated(self.InputSerializer, request)
-        user = _staff(request)
+        user = staff_user_required(request, _CORRECTIONS_BY_STAFF)
         original = get_object_or_404(Transaction, pk=data["transaction_id"])
         correction = services.correction_request(
             actor=Actor.from_request(request),
@@ -463,7 +459,7 @@ class CorrectionApproveView(APIView):
     def post(self, request, pk: int):
         def work():
             data = validated(DecisionInputSerializer, request)
-            user = _staff(request)
+            user = staff_user_required(request, _CORRECTIONS_BY_STAFF)
             correction = get_object_or_404(Correction, pk=pk)
             correction = services.correction_approve(
                 actor=Actor.from_request(request),
@@ -483,7 +479,7 @@ class CorrectionRejectView(APIView):
     @extend_schema(request=DecisionInputSerializer, responses=CorrectionOutputSerializer)
     def post(self, request, pk: int):
         data = validated(DecisionInputSerializer, request)
-        user = _staff(request)
+        user = staff_user_required(request, _CORRECTIONS_BY_STAFF)
         correction = get_object_or_404(Correction, pk=pk)
         correction = services.correction_reject(
             actor=Actor.from_request(request), user=user, correction=correction, note=data["note"]
@@ -508,9 +504,9 @@ class TableAccountingView(APIView):
         group_by = serializers.CharField(required=False, default="table")
         date_from = serializers.DateField(required=False)
         date_to = serializers.DateField(required=False)
-        table = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
-        operator = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
-        dealer = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+        table = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+        operator = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
+        dealer = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
 
         def validate_group_by(self, value):
@@ -593,11 +589,9 @@ class OperatorEventFeedView(APIView):
     required_permissions = {"GET": "ledger.view_operatorevent"}
 
     class QuerySerializer(serializers.Serializer):
-        after = serializers.IntegerField(
-            required=False, default=0, min_value=0, max_value=2**63 - 1
-        )
+        after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_ID)
         limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=500)
-        operator = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+        operator = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
     @extend_schema(
         parameters=[

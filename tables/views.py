@@ -25,9 +25,9 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from casino.api.inputs import staff_user, validated
+from casino.api.inputs import MAX_ID, staff_user_required, validated
 from casino.api.permissions import request_scope
-from casino.errors import NotFound, PermissionDenied, ValidationFailed
+from casino.errors import NotFound, ValidationFailed
 from ledger.models import Player
 from ledger.selectors import player_get
 from tables import selectors, services
@@ -50,7 +50,6 @@ from tables.serializers import (
 VIEW = "tables.view_table"
 OPERATE = "tables.operate_table"
 DEAL = "tables.deal_round"
-MAX_ID = 2**63 - 1
 
 PLAYER_PARAMETER = OpenApiParameter(
     name="player_id",
@@ -87,13 +86,6 @@ def _actor(request) -> Actor:
 
 def _table_scope(request) -> int | None:
     return request_scope(request).table_id
-
-
-def _staff(request):
-    user = staff_user(request)
-    if user is None:
-        raise PermissionDenied("Only a staff member can do this.")
-    return user
 
 
 # --- tables --------------------------------------------------------------------------------
@@ -514,7 +506,10 @@ class RoundVoidRequestView(APIView):
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
         void = services.void_request(
-            actor=_actor(request), user=_staff(request), round_id=pk, reason=data["reason"]
+            actor=_actor(request),
+            user=staff_user_required(request, "Only a staff member can do this."),
+            round_id=pk,
+            reason=data["reason"],
         )
         return Response(VoidRequestOutputSerializer(void).data, status=status.HTTP_201_CREATED)
 
@@ -527,7 +522,11 @@ class RoundVoidApproveView(APIView):
 
     @extend_schema(request=None, responses=RoundSummarySerializer)
     def post(self, request, pk: int):
-        rnd = services.void_approve(actor=_actor(request), user=_staff(request), round_id=pk)
+        rnd = services.void_approve(
+            actor=_actor(request),
+            user=staff_user_required(request, "Only a staff member can do this."),
+            round_id=pk,
+        )
         return Response(RoundSummarySerializer(rnd).data)
 
 
