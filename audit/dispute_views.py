@@ -20,13 +20,14 @@ MAX_ADJUSTMENT = 10**12
 _WORKED_BY_STAFF = "Dispute cases are worked by staff users."
 
 
+def _cases():
+    return DisputeCase.objects.select_related(
+        "round", "bet", "opened_by", "resolved_by", "correction"
+    ).prefetch_related("notes__author")
+
+
 def _case(pk: int) -> DisputeCase:
-    case = (
-        DisputeCase.objects.select_related("round", "bet", "opened_by", "resolved_by", "correction")
-        .prefetch_related("notes__author")
-        .filter(pk=pk)
-        .first()
-    )
+    case = _cases().filter(pk=pk).first()
     if case is None:
         raise NotFound(f"Dispute case {pk} does not exist.")
     return case
@@ -86,9 +87,7 @@ class DisputeListCreateView(generics.GenericAPIView):
         round = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
 
     def get_queryset(self):
-        return DisputeCase.objects.select_related(
-            "round", "bet", "opened_by", "resolved_by", "correction"
-        ).prefetch_related("notes__author")
+        return _cases()
 
     @extend_schema(parameters=[QuerySerializer], responses=DisputeOutputSerializer(many=True))
     def get(self, request):
