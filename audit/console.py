@@ -16,7 +16,7 @@ from django.utils.safestring import mark_safe
 from rest_framework.exceptions import ValidationError
 
 from audit import events
-from audit.exports import cell, report_csv, report_pdf, rtp_chart_svg
+from audit.exports import flagged, report_csv, report_pdf, row_cells, rtp_chart_svg, total_cells
 from audit.replay import round_replay
 from audit.report_views import report_query
 from audit.reports import REPORTS, report_generate
@@ -80,11 +80,7 @@ def report_page(request, kind: str):
         name = f"{kind}_{report.period.date_from}_{report.period.date_to}.{rendering}"
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
-    rows = [[cell(row.get(key)) for key, _ in report.columns] for row in report.rows]
-    flagged = [
-        bool(row.get("flagged") or str(row.get("flag", "")).startswith("OUTSIDE"))
-        for row in report.rows
-    ]
+    totals_keys, totals = total_cells(report)
     query = request.GET.copy()
     query.pop("export", None)
     return TemplateResponse(
@@ -94,9 +90,9 @@ def report_page(request, kind: str):
             request,
             report.title,
             report=report,
-            rows=list(zip(rows, flagged, strict=True)),
-            totals_keys=list(report.totals[0]) if report.totals else [],
-            totals=[[cell(t.get(k)) for k in report.totals[0]] for t in report.totals],
+            rows=list(zip(row_cells(report), map(flagged, report.rows), strict=True)),
+            totals_keys=totals_keys,
+            totals=totals,
             chart_svg=mark_safe(rtp_chart_svg(report.chart)),  # noqa: S308 - built escaped
             query=query.urlencode(),
         ),

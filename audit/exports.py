@@ -30,6 +30,24 @@ def cell(value: Any) -> str:
     return str(value)
 
 
+def row_cells(report: Report) -> list[list[str]]:
+    """Every row's cells, in the report's column order."""
+    return [[cell(row.get(key)) for key, _ in report.columns] for row in report.rows]
+
+
+def total_cells(report: Report) -> tuple[list[str], list[list[str]]]:
+    """The totals' keys and cells (one line per currency); nothing without totals."""
+    if not report.totals:
+        return [], []
+    keys = list(report.totals[0])
+    return keys, [[cell(total.get(key)) for key in keys] for total in report.totals]
+
+
+def flagged(row: dict[str, Any]) -> bool:
+    """A row to show in red: a shoe flagged by its log, a game's RTP outside its band."""
+    return bool(row.get("flagged") or str(row.get("flag", "")).startswith("OUTSIDE"))
+
+
 def header_lines(report: Report) -> list[str]:
     return [
         report.title,
@@ -45,14 +63,13 @@ def report_csv(report: Report) -> bytes:
     for line in header_lines(report):
         writer.writerow([f"# {line}"])
     writer.writerow([label for _, label in report.columns])
-    for row in report.rows:
-        writer.writerow([cell(row.get(key)) for key, _ in report.columns])
-    if report.totals:
+    writer.writerows(row_cells(report))
+    keys, totals = total_cells(report)
+    if totals:
         writer.writerow([])
-        keys = list(report.totals[0])
         writer.writerow(["# totals", *keys])
-        for total in report.totals:
-            writer.writerow(["", *(cell(total.get(k)) for k in keys)])
+        for total in totals:
+            writer.writerow(["", *total])
     for note in report.notes:
         writer.writerow([f"# {note}"])
     return out.getvalue().encode("utf-8")
@@ -108,8 +125,7 @@ def rtp_chart_svg(chart: list[dict[str, Any]] | None) -> str:
         )
     for index, row in enumerate(chart):
         y = top + row_h * index + row_h / 2
-        flagged = row["flag"].startswith("OUTSIDE")
-        colour = "#c62828" if flagged else "#1565c0"
+        colour = "#c62828" if flagged(row) else "#1565c0"
         label = escape(f"{row['game']} ({row['currency']})")
         parts.append(f'<text x="4" y="{y + 4:.1f}">{label}</text>')
         if row["band_low_pct"] is not None:
@@ -151,7 +167,7 @@ def _pdf_chart(chart: list[dict[str, Any]]):
     )
     for index, row in enumerate(chart):
         y = drawing.height - 24 - row_h * index - row_h / 2
-        colour = colors.red if row["flag"].startswith("OUTSIDE") else colors.blue
+        colour = colors.red if flagged(row) else colors.blue
         drawing.add(String(0, y - 3, f"{row['game']} ({row['currency']})"[:48], fontSize=7))
         if row["band_low_pct"] is not None:
             bx = x(row["band_low_pct"])
@@ -217,15 +233,15 @@ def report_pdf(report: Report) -> bytes:
         )
         return result
 
-    rows = [[cell(row.get(key)) for key, _ in report.columns] for row in report.rows]
+    rows = row_cells(report)
     if rows:
         story.append(table([label for _, label in report.columns], rows))
     else:
         story.append(Paragraph("No rows in this period.", styles["Normal"]))
-    if report.totals:
-        keys = list(report.totals[0])
+    keys, totals = total_cells(report)
+    if totals:
         story += [Spacer(1, 4 * mm), Paragraph("Totals", styles["Heading3"])]
-        story.append(table(keys, [[cell(t.get(k)) for k in keys] for t in report.totals]))
+        story.append(table(keys, totals))
     for note in report.notes:
         story.append(Paragraph(escape(note), small))
     doc.build(story)
