@@ -138,8 +138,10 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
         replay = obj.replay or {}
         return f"{replay.get('status', '-')} ({len(replay.get('differences', []))} differences)"
 
-    def _act(self, request, queryset, *, perm, title, name, perform):
-        if not request.user.has_perm(perm):
+    def _act(self, request, queryset, *, title, name, perform, perm: str | None = None):
+        """``permissions=[...]`` on each action already hides it from roles without them;
+        ``perm`` is a further permission an action needs (another app's)."""
+        if perm is not None and not request.user.has_perm(perm):
             self.message_user(request, "Your role does not allow this.", messages.ERROR)
             return None
         return confirmed_action(
@@ -161,7 +163,6 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
         return self._act(
             request,
             queryset,
-            perm="audit.work_dispute",
             title="Investigate",
             name="investigate",
             perform=perform,
@@ -175,7 +176,6 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
         return self._act(
             request,
             queryset,
-            perm="audit.work_dispute",
             title="Add note",
             name="add_note",
             perform=perform,
@@ -198,7 +198,6 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
         return self._act(
             request,
             queryset,
-            perm="audit.work_dispute",
             title="Add evidence",
             name="add_evidence",
             perform=perform,
@@ -214,7 +213,6 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
         return self._act(
             request,
             queryset,
-            perm="audit.resolve_dispute",
             title="Reject",
             name="reject",
             perform=perform,
@@ -233,7 +231,6 @@ class DisputeCaseAdmin(ConsoleModelAdmin):
         return self._act(
             request,
             queryset,
-            perm="audit.resolve_dispute",
             title="Uphold",
             name="uphold",
             perform=perform,
