@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from casino.celery import app
 from casino.errors import Conflict
 from conftest import wait_until
 from ledger.models import Transaction
@@ -115,7 +116,7 @@ def test_a_lost_settlement_message_is_recovered_by_the_sweep(celery_worker, monk
     player = funded_player()
     sent = []
     monkeypatch.setattr(
-        services, "_enqueue", lambda name, args, eta=None: sent.append(name)
+        app, "send_task", lambda name, args=None, eta=None: sent.append(name)
     )  # the broker loses every message
     rnd = _round_to_settling(table, player)
     monkeypatch.undo()
