@@ -12,7 +12,7 @@ import pytest
 from django.db.models import Count
 
 from conftest import WorkerProcess, wait_until
-from ledger.models import Transaction
+from ledger.models import Account, Transaction
 from tables import services
 from tables.models import Round
 from tests.factories import funded_player, live_table
@@ -58,9 +58,7 @@ def _exactly_once(rounds, players):
     )
     assert per_round == {r.pk: 1 for r in rounds}
     for player in players:
-        assert services.ledger.Account.objects.get(kind="wallet", player=player).balance == (
-            10_000 - 2000 + 4000
-        )
+        assert Account.objects.get(kind="wallet", player=player).balance == (10_000 - 2000 + 4000)
     money_checks()
 
 
