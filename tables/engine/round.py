@@ -7,7 +7,8 @@ in place, which is what replay and simulation use.
 Phases: ``betting`` → ``dealing`` → [``staking`` → ``dealing``] → [``insurance``] → ``playing``
 → ``dealer`` → ``complete``. Inside ``playing`` a per-bet *match* window can be open after a
 double or a split on a box with bets behind. ``turn()`` says who must act; ``next_card_target()``
-says where the next card goes (a card reader feeds cards in that order).
+says where the next card goes (a card reader feeds cards in that order) and
+``next_card_forced()`` whether the rules deal it without a decision.
 """
 
 from __future__ import annotations
