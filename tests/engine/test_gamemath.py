@@ -259,6 +259,9 @@ def test_crown_maths_within_the_published_range_and_time():
     assert 0.25 < m.house_edge < 0.5
     sb = m.extras["super_bonus"]
     assert sb["probability_per_hand"] >= 0
+    assert sb["envy_expected_per_other_box_if_7_7_hit"] == pytest.approx(
+        sb["probability_per_hand_if_7_7_hit_against_7"] * 5_000
+    )
     assert m.strategy["A"]["A,T"] == "stand"
 
 
