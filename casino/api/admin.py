@@ -147,8 +147,9 @@ class CredentialAdmin(ConsoleModelAdmin):
         )
         if page is not None or not rotated:
             return page
-        # The new secrets on this page only: never in a message (a cookie) or a URL.
-        response = TemplateResponse(
+        # The new secrets on this page only (never cached: the admin's views are never_cache),
+        # never in a message (a cookie) or a URL.
+        return TemplateResponse(
             request,
             "console/credential_secrets.html",
             {
@@ -158,8 +159,6 @@ class CredentialAdmin(ConsoleModelAdmin):
                 "opts": self.model._meta,
             },
         )
-        response["Cache-Control"] = "no-store"
-        return response
 
 
 @admin.register(ApiKey)

@@ -47,15 +47,16 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
                 self.model, model_select_sql(self.model, "prefix = %s"), [prefix]
             )
         now = timezone.now()
-        refusal = self._refusal(request, raw, credential, now)
+        address = request._request.META.get("REMOTE_ADDR", "")
+        refusal = self._refusal(raw, credential, now, address)
         if refusal is not None:
             reason, exception = refusal
             self._refuse(request, prefix, reason)
             raise exception
-        self._touch(request, credential, now)
+        self._touch(credential, now, address)
         return self.principal(credential), credential
 
-    def _refusal(self, request, raw: str, credential, now) -> tuple[str, Exception] | None:
+    def _refusal(self, raw: str, credential, now, address: str) -> tuple[str, Exception] | None:
         """Why the credential is refused (the audited reason and the answer), or None."""
         if credential is None:
             return "invalid", exceptions.AuthenticationFailed("Invalid credential.")
@@ -74,7 +75,6 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
             return "expired", exceptions.AuthenticationFailed(
                 f"This credential expired at {credential.expires_at.isoformat(timespec='seconds')}."
             )
-        address = request._request.META.get("REMOTE_ADDR", "")
         if not address_allowed(address, credential.allowed_networks):
             return "address_not_allowed", exceptions.PermissionDenied(
                 f"This credential may not be used from {address or 'an unknown address'}."
@@ -86,14 +86,14 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
             kind=self.kind, prefix=prefix, reason=reason, client=client_of(request._request)
         )
 
-    def _touch(self, request, credential, now) -> None:
+    def _touch(self, credential, now, address: str) -> None:
         if (
             credential.last_used_at is not None
             and now - credential.last_used_at < LAST_USED_RESOLUTION
         ):
             return
         # Conditional, so that workers which loaded the credential at the same time write once.
-        ip = address_parse(request._request.META.get("REMOTE_ADDR", ""))
+        ip = address_parse(address)
         self.model.objects.filter(
             Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_RESOLUTION),
             pk=credential.pk,
