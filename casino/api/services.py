@@ -21,6 +21,7 @@ from casino.api.credentials import credential_mint, networks_normalize
 from casino.api.models import ApiKey, Credential, DeviceToken, Scope
 from casino.errors import Conflict, ValidationFailed
 
+# What a new credential may do unless its issuer says otherwise: what its role is for.
 API_KEY_SCOPES = (Scope.READ, Scope.MONEY)
 DEVICE_TOKEN_SCOPES = (Scope.READ, Scope.PIT)
 
@@ -83,7 +84,7 @@ def api_key_issue(
     actor: Actor,
     operator,
     label: str,
-    scopes: Iterable[str] = API_KEY_SCOPES,
+    scopes: Iterable[str] | None = None,
     allowed_networks: Iterable[str] = (),
     expires_at: datetime | None = None,
     created_by=None,
@@ -91,7 +92,7 @@ def api_key_issue(
     terms = credential_terms(
         model=ApiKey,
         minted_at=timezone.now(),
-        scopes=scopes,
+        scopes=API_KEY_SCOPES if scopes is None else scopes,
         allowed_networks=allowed_networks,
         expires_at=expires_at,
     )
@@ -154,7 +155,7 @@ def device_token_issue(
     table,
     device_id: str,
     label: str = "",
-    scopes: Iterable[str] = DEVICE_TOKEN_SCOPES,
+    scopes: Iterable[str] | None = None,
     allowed_networks: Iterable[str] = (),
     expires_at: datetime | None = None,
     created_by=None,
@@ -162,7 +163,7 @@ def device_token_issue(
     terms = credential_terms(
         model=DeviceToken,
         minted_at=timezone.now(),
-        scopes=scopes,
+        scopes=DEVICE_TOKEN_SCOPES if scopes is None else scopes,
         allowed_networks=allowed_networks,
         expires_at=expires_at,
     )
