@@ -1,4 +1,8 @@
-"""``make demo``: seed the demo casino, run the web server and a real worker, until Ctrl-C."""
+"""``make demo``: seed the demo casino, run the web server and a real worker, until Ctrl-C.
+
+``manage.py demo --credentials`` prints the logins, the API key and the URLs of the demo
+started last (from its credentials file) without starting anything.
+"""
 
 import os
 import signal
@@ -9,8 +13,12 @@ import time
 import urllib.request
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
+from audit.sealing import audit_chain_seal
+from audit.verification import audit_verification_run
+from casino.actors import Actor
+from casino.demo.credentials import as_text, credentials_path, credentials_read, credentials_write
 from casino.demo.players import players_start
 from casino.demo.seed import demo_seed
 
@@ -27,9 +35,27 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-players", action="store_true", help="serve the tables without simulated play"
         )
+        parser.add_argument(
+            "--access-log", action="store_true", help="print the web server's access log"
+        )
+        parser.add_argument(
+            "--credentials",
+            action="store_true",
+            help="print the logins, API key and URLs of the last demo started, and exit",
+        )
 
-    def handle(self, *args, host, port, seconds, no_players, **options):
-        credentials = demo_seed()
+    def handle(self, *args, host, port, seconds, no_players, access_log, credentials, **options):
+        if credentials:
+            self._print_credentials()
+            return
+        base = f"http://{host}:{port}"
+        seeded = demo_seed()
+        document = seeded.document(base)
+        path = credentials_write(document)
+        # After seeding and before serving: the floor's audit badge is true from the first
+        # minute, not after the worker's first scheduled verification (AUDIT_VERIFY_EVERY_S).
+        audit_chain_seal()
+        report = audit_verification_run(actor=Actor.system("demo.start"))
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL}
         python = sys.executable
         processes = [
@@ -43,8 +69,7 @@ class Command(BaseCommand):
                     f"{host}:{port}",
                     "--workers",
                     "2",
-                    "--access-logfile",
-                    "-",
+                    *(["--access-logfile", "-"] if access_log else []),
                     "--log-level",
                     "warning",
                 ],
@@ -69,21 +94,18 @@ class Command(BaseCommand):
                 env=env,
             ),
         ]
-        base = f"http://{host}:{port}"
+        verified = (
+            f"verified ({report.events_verified} events)"
+            if report.ok
+            else f"VERIFICATION FAILED: {report.problem}"
+        )
         lines = [
             "",
             "Demo casino is running.",
-            f"  Admin (pit console):  {base}/admin/",
-            f"  API docs (Swagger):   {base}/api/v1/docs/",
-            f"  OpenAPI schema:       {base}/api/v1/schema/",
-            f"  Health:               {base}/api/v1/health/",
-            "  Staff logins (username / password):",
-            *(f"    {user:<8} {password}" for user, password in credentials.staff.items()),
-            f"  Operator '{credentials.operator_code}' API key (shown once):",
-            f"    {credentials.api_key}",
-            f"    try: curl -H 'Authorization: Bearer {credentials.api_key}' {base}/api/v1/me/",
-            f"  Live tables ({len(credentials.device_tokens)}, one per preset, simulated players):",
-            f"    {base}/api/v1/tables/   and the stream {base}/api/v1/tables/<id>/events/",
+            as_text(document),
+            f"  Audit chain: {verified}",
+            f"Logins, API key and URLs are in {path} (mode 0600);",
+            "print them again with: python manage.py demo --credentials",
             "Press Ctrl-C to stop.",
             "",
         ]
@@ -98,7 +120,7 @@ class Command(BaseCommand):
         started = time.monotonic()
         try:
             if not no_players and self._wait_healthy(base, stop):
-                players_start(base=base, credentials=credentials, stop=stop)
+                players_start(base=base, credentials=seeded, stop=stop)
             while not stop.is_set():
                 if any(p.poll() is not None for p in processes):
                     self.stderr.write("a demo process exited; stopping the demo")
@@ -117,6 +139,13 @@ class Command(BaseCommand):
                 except subprocess.TimeoutExpired:
                     process.kill()
             self.stdout.write("Demo stopped.")
+
+    def _print_credentials(self) -> None:
+        path = credentials_path()
+        data = credentials_read(path)
+        if data is None:
+            raise CommandError(f"No demo credentials in {path}: start the demo with `make demo`.")
+        self.stdout.write(f"Demo credentials ({path}):\n{as_text(data)}")
 
     def _wait_healthy(self, base: str, stop: threading.Event) -> bool:
         deadline = time.monotonic() + 60
