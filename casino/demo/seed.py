@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import Group, User
 from django.db import transaction
 
+from audit.sealing import audit_chain_seal
+from audit.verification import VerificationReport, audit_verification_run
 from casino.actors import Actor
 from casino.api import roles
 from casino.api.models import ApiKey, DeviceToken
@@ -156,7 +158,18 @@ def demo_seed() -> DemoCredentials:
             table_services.table_dealer_assign(actor=ACTOR, table_id=table.pk, dealer=dealer)
         if table.status == Table.Status.CLOSED:
             table_services.table_open(actor=ACTOR, table_id=table.pk)
+        # The theoretical RTP of each pair (the presets' ship precomputed: the worker stores
+        # them at once), so the game performance report has them from the first round.
+        table_services.rtp_figure(rule_set=table.rule_set, payout_schedule=table.payout_schedule)
     return credentials
+
+
+def demo_audit_verify() -> VerificationReport:
+    """Seal and verify the audit log now (after seeding, before serving), so the floor's audit
+    badge is true from the first minute, not after the worker's first scheduled verification
+    (AUDIT_VERIFY_EVERY_S)."""
+    audit_chain_seal()
+    return audit_verification_run(actor=Actor.system("demo.start"))
 
 
 def demo_tables(*, prefix="demo", label="demo", timers=TABLE_TIMERS) -> list[Table]:

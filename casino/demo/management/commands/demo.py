@@ -15,12 +15,9 @@ import urllib.request
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from audit.sealing import audit_chain_seal
-from audit.verification import audit_verification_run
-from casino.actors import Actor
 from casino.demo.credentials import as_text, credentials_path, credentials_read, credentials_write
 from casino.demo.players import players_start
-from casino.demo.seed import demo_seed
+from casino.demo.seed import demo_audit_verify, demo_seed
 
 
 class Command(BaseCommand):
@@ -52,10 +49,7 @@ class Command(BaseCommand):
         seeded = demo_seed()
         document = seeded.document(base)
         path = credentials_write(document)
-        # After seeding and before serving: the floor's audit badge is true from the first
-        # minute, not after the worker's first scheduled verification (AUDIT_VERIFY_EVERY_S).
-        audit_chain_seal()
-        report = audit_verification_run(actor=Actor.system("demo.start"))
+        report = demo_audit_verify()
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL}
         python = sys.executable
         processes = [
@@ -80,6 +74,7 @@ class Command(BaseCommand):
                     python,
                     "-m",
                     "celery",
+                    "--quiet",  # no start-up banner over the demo's own
                     "-A",
                     "casino",
                     "worker",
@@ -95,7 +90,8 @@ class Command(BaseCommand):
             ),
         ]
         verified = (
-            f"verified ({report.events_verified} events)"
+            f"verified ({report.events_verified} events"
+            + (f", {report.events_pending} awaiting their seal)" if report.events_pending else ")")
             if report.ok
             else f"VERIFICATION FAILED: {report.problem}"
         )
@@ -109,7 +105,6 @@ class Command(BaseCommand):
             "Press Ctrl-C to stop.",
             "",
         ]
-        self.stdout.write("\n".join(lines))
         stop = threading.Event()
 
         def request_stop(signum, frame):
@@ -119,7 +114,10 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         started = time.monotonic()
         try:
-            if not no_players and self._wait_healthy(base, stop):
+            healthy = self._wait_healthy(base, stop)
+            # Printed once the server answers, so the processes' start-up lines come before it.
+            self.stdout.write("\n".join(lines))
+            if healthy and not no_players:
                 players_start(base=base, credentials=seeded, stop=stop)
             while not stop.is_set():
                 if any(p.poll() is not None for p in processes):
@@ -157,5 +155,5 @@ class Command(BaseCommand):
             except OSError:
                 pass
             stop.wait(0.5)
-        self.stderr.write("the web server did not become healthy; no simulated play")
+        self.stderr.write("the web server did not become healthy within 60 s")
         return False
