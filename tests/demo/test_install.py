@@ -50,3 +50,22 @@ def test_the_game_maths_is_an_extra_the_tests_install_and_the_demo_does_not():
     assert not _requirements("requirements.txt") & MATHS
     assert _requirements("requirements-maths.txt") >= MATHS
     assert "-r requirements-maths.txt" in (ROOT / "requirements-dev.txt").read_text()
+
+
+def test_make_stop_says_only_what_it_did(tmp_path):
+    """`make stop` (python -m casino.embedded stop) without a login session's XDG_RUNTIME_DIR,
+    as in containers and CI: no runtime-directory warning from the wheel's platformdirs."""
+    (tmp_path / "pg").mkdir()
+    (tmp_path / "pg" / "PG_VERSION").write_text("18\n")
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    stop = subprocess.run(
+        [sys.executable, "-m", "casino.embedded", "stop"],
+        cwd=ROOT,
+        env={**env, "CASINO_DATA_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert stop.stdout == "embedded PostgreSQL was not running\n"
+    assert stop.stderr == ""
