@@ -11,7 +11,7 @@ STOP_EMBEDDED := if [ -z "$$DATABASE_URL" ]; then $(PY) -m casino.embedded stop;
 
 demo: setup
 	CASINO_ENV=development $(PY) manage.py migrate --no-input
-	CASINO_ENV=development $(PY) manage.py demo; status=$$?; $(STOP_EMBEDDED); exit $$status
+	CASINO_ENV=development $(PY) manage.py demo $(DEMO_ARGS); status=$$?; $(STOP_EMBEDDED); exit $$status
 
 test: setup-dev
 	CASINO_ENV=test $(PY) -m pytest $(PYTEST_ARGS); status=$$?; $(STOP_EMBEDDED); exit $$status

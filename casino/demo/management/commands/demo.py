@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -101,7 +102,7 @@ class Command(BaseCommand):
             as_text(document),
             f"  Audit chain: {verified}",
             f"Logins, API key and URLs are in {path} (mode 0600);",
-            "print them again with: python manage.py demo --credentials",
+            f"print them again with: {_python()} manage.py demo --credentials",
             "Press Ctrl-C to stop.",
             "",
         ]
@@ -157,3 +158,11 @@ class Command(BaseCommand):
             stop.wait(0.5)
         self.stderr.write("the web server did not become healthy within 60 s")
         return False
+
+
+def _python() -> str:
+    """This interpreter as a user would type it here (``.venv/bin/python`` under make)."""
+    try:
+        return str(Path(sys.executable).relative_to(Path.cwd()))
+    except ValueError:
+        return sys.executable
