@@ -21,7 +21,7 @@ import pytest
 from django.db import connection
 
 from audit.selectors import audit_verification_latest
-from conftest import ROOT, database_url_for, wait_until
+from conftest import ROOT, _queue_delete, database_url_for, wait_until
 from tables.models import Bet
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -163,6 +163,7 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
             demo.wait(40)
         except subprocess.TimeoutExpired:
             demo.kill()
+        _queue_delete(env["CELERY_QUEUE"])
     assert "Demo stopped." in "".join(output)
 
 
