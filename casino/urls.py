@@ -10,8 +10,13 @@ api_v1 = [
     path("", include("tables.urls")),
     path("", include("audit.urls")),
     path("", include("ledger.urls")),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # Public descriptions of the API that touch no data, not even the throttle's counters.
+    path("schema/", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
+    path(
+        "docs/",
+        SpectacularSwaggerView.as_view(url_name="schema", throttle_classes=[]),
+        name="docs",
+    ),
 ]
 
 urlpatterns = [

@@ -1,14 +1,19 @@
-"""Issuing and revoking credentials. The raw secret is returned once and never stored."""
+"""Issuing and revoking credentials (the raw secret is returned once and never stored);
+summarizing refused ones."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.api import events
+from casino.api import events, selectors
 from casino.api.credentials import credential_mint
 from casino.api.models import ApiKey, DeviceToken
+from casino.api.throttling import KEPT_WINDOWS, RefusalWindow
 from casino.errors import Conflict
 
 
@@ -63,3 +68,25 @@ def device_token_revoke(*, actor: Actor, token: DeviceToken, reason: str) -> Dev
     token.save(update_fields=["revoked_at"])
     events.device_token_revoked(actor=actor, token=token, reason=reason)
     return token
+
+
+def credential_refusals_summarize(*, now: datetime | None = None) -> int:
+    """One ``credential_refusals`` event per address and closed window that saw more than its
+    first, audited refusal (run by the worker every minute). Each window is summarized once;
+    a window whose counters expired (the worker was down for KEPT_WINDOWS windows) keeps only
+    its first event. Returns the number of summaries written."""
+    now = now or timezone.now()
+    current = RefusalWindow.at("", now)
+    since = current.start - timedelta(seconds=current.seconds * KEPT_WINDOWS)
+    written = 0
+    for first in selectors.credential_refusals_first(since=since, until=current.start):
+        window = RefusalWindow.from_payload(first.payload["window"])
+        refused = cache.get(window.key("refused"))
+        throttled = cache.get(window.key("throttled")) or 0
+        if refused is None or refused + throttled < 2:
+            continue
+        if not cache.add(window.key("summarized"), 1, window.seconds * KEPT_WINDOWS * 2):
+            continue
+        events.credential_refusals(window=window, refused=refused, throttled=throttled)
+        written += 1
+    return written
