@@ -6,8 +6,9 @@ from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOpera
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
+from django.views import defaults
 
-from casino.api.problems import problem_response
+from casino.api.problems import bad_request_problem, problem_response
 
 logger = logging.getLogger(__name__)
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -42,9 +43,13 @@ class DatabaseUnavailableMiddleware:
         supplied = request.headers.get("X-Request-ID", "")
         request.request_id = supplied if _REQUEST_ID.match(supplied) else uuid.uuid4().hex
         if _has_nul(request):
-            raise BadRequest(
-                "The path, a query parameter, a header or a cookie contains a NUL byte."
+            refusal = BadRequest(
+                "The path, a query parameter, a header or a cookie has a NUL byte."
             )
+            logger.warning("bad request %s: %s", request.path.replace("\x00", "\\0"), refusal)
+            if request.path.startswith("/api/"):
+                return bad_request_problem(refusal)
+            return defaults.bad_request(request, refusal)
         response = self.get_response(request)
         response["X-Request-ID"] = request.request_id
         return response
