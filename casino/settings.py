@@ -137,6 +137,8 @@ elif not CACHE_URL:
     _shared_cache = {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "casino_cache",
+        # Culling (past MAX_ENTRIES) drops live counters too: keep it for abnormal growth.
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
     }
 else:
     raise ImproperlyConfigured(
