@@ -11,7 +11,7 @@ from casino.api import events
 from casino.api.credentials import credential_matches, credential_split
 from casino.api.models import ApiKey, DeviceToken
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
-from casino.api.throttling import credential_refusal_count, credential_refusal_gate
+from casino.api.throttling import credential_refusal_count
 from casino.rows import model_first, model_select_sql
 
 # Touching last_used_at on every request would add a write to the hot path; once a minute is
@@ -30,7 +30,6 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
         if scheme.lower() != "bearer" or not raw.startswith(f"{self.kind}_"):
             return None
         raw = raw.strip()
-        credential_refusal_gate(request._request)
         prefix = credential_split(raw, kind=self.kind)
         credential = None
         if prefix is not None:  # every API request: a statement built once (casino/rows.py)
@@ -47,8 +46,10 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
         return self.principal(credential), credential
 
     def _refuse(self, request, prefix: str | None, reason: str) -> None:
+        """Throttled (429) past the address's refusals in this window; else audited if it is
+        the window's first (the rest are summarized when the window closes)."""
         window = credential_refusal_count(request._request)
-        if window is not None:  # the rest of the window is summarized when it closes
+        if window is not None:
             events.credential_refused(
                 kind=self.kind,
                 prefix=prefix,

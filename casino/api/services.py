@@ -13,7 +13,7 @@ from casino.actors import Actor
 from casino.api import events, selectors
 from casino.api.credentials import credential_mint
 from casino.api.models import ApiKey, DeviceToken
-from casino.api.throttling import KEPT_WINDOWS, RefusalWindow
+from casino.api.throttling import KEPT_WINDOWS, RefusalWindow, refusals_in
 from casino.errors import Conflict
 
 
@@ -81,10 +81,10 @@ def credential_refusals_summarize(*, now: datetime | None = None) -> int:
     written = 0
     for first in selectors.credential_refusals_first(since=since, until=current.start):
         window = RefusalWindow.from_payload(first.payload["window"])
-        refused = cache.get(window.key("refused"))
-        throttled = cache.get(window.key("throttled")) or 0
-        if refused is None or refused + throttled < 2:
+        counts = refusals_in(window)
+        if counts is None or sum(counts) < 2:
             continue
+        refused, throttled = counts
         if not cache.add(window.key("summarized"), 1, window.seconds * KEPT_WINDOWS * 2):
             continue
         events.credential_refusals(window=window, refused=refused, throttled=throttled)

@@ -34,8 +34,9 @@ class PerCredentialThrottle(SimpleRateThrottle):
 # Counted per client address in fixed windows (API_REFUSAL_THROTTLE_RATE, e.g. 20/min): the
 # first refusal of a window is audited at once, the rest only counted and summarized in one
 # event when the window has closed (casino.api.services.credential_refusals_summarize); past
-# the limit the address gets 429 before any credential is looked up. The counters outlive
-# their window by KEPT_WINDOWS so the summary can still read them.
+# the limit a refusal is a 429 instead of a 401. Valid credentials are never slowed down (no
+# counter is read for them), even from an address that is being throttled. The counters
+# outlive their window by KEPT_WINDOWS so the summary can still read them.
 KEPT_WINDOWS = 10
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -69,7 +70,7 @@ class RefusalWindow:
         return f"refusals:{counter}:{self.seconds}:{self.index}:{self.ip}"
 
     def count(self, counter: str) -> int:
-        """Add one to a counter of this window; the new value."""
+        """Add one to a counter of this window; the new value (atomic: add, then incr)."""
         key, timeout = self.key(counter), self.seconds * KEPT_WINDOWS
         if cache.add(key, 1, timeout):
             return 1
@@ -89,20 +90,22 @@ class RefusalWindow:
         return cls(ip=payload["ip"], index=int(start.timestamp()) // seconds, seconds=seconds)
 
 
-def _window_of(request) -> RefusalWindow:
-    return RefusalWindow.at(client_of(request).get("ip", ""), timezone.now())
-
-
-def credential_refusal_gate(request) -> None:
-    """Before a bearer credential is looked up: an address that used up this window's
-    refusals gets 429 at once, with nothing looked up or written (the attempt is counted)."""
-    window = _window_of(request)
-    if (cache.get(window.key("refused")) or 0) >= refusal_rate()[0]:
-        window.count("throttled")
-        raise Throttled(wait=math.ceil((window.end - timezone.now()).total_seconds()))
-
-
 def credential_refusal_count(request) -> RefusalWindow | None:
-    """Count a refused credential; its window if it is the window's first (to audit now)."""
-    window = _window_of(request)
-    return window if window.count("refused") == 1 else None
+    """Count a refused credential of the request's address, before anything is recorded: its
+    window if it is the window's first (to audit now), None for the rest (summarized later);
+    Throttled (429) once the address has used up the window's refusals."""
+    now = timezone.now()
+    window = RefusalWindow.at(client_of(request).get("ip", ""), now)
+    count = window.count("refused")
+    if count > refusal_rate()[0]:
+        raise Throttled(wait=math.ceil((window.end - now).total_seconds()))
+    return window if count == 1 else None
+
+
+def refusals_in(window: RefusalWindow) -> tuple[int, int] | None:
+    """(answered 401, answered 429) in a window, or None once its counter has expired."""
+    count = cache.get(window.key("refused"))
+    if count is None:
+        return None
+    limit = refusal_rate()[0]
+    return min(count, limit), max(0, count - limit)
