@@ -174,8 +174,8 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
 SECURE_CONTENT_TYPE_NOSNIFF = True
-# The largest request body (file uploads aside) before a 413: every API body is a few hundred
-# bytes, the admin's largest form a rule set of a few kilobytes.
+# The largest request body (file uploads aside) before a 413: an API body is a few hundred
+# bytes; 1 MiB leaves the admin's forms ample room.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 # --- Celery -------------------------------------------------------------------------------

@@ -69,9 +69,9 @@ class RefusalWindow:
     def key(self, counter: str) -> str:
         return f"refusals:{counter}:{self.seconds}:{self.index}:{self.ip}"
 
-    def count(self, counter: str) -> int:
-        """Add one to a counter of this window; the new value (atomic: add, then incr)."""
-        key, timeout = self.key(counter), self.seconds * KEPT_WINDOWS
+    def count(self) -> int:
+        """Add one to the window's refusals; the new count (add, then incr: atomic in Redis)."""
+        key, timeout = self.key("refused"), self.seconds * KEPT_WINDOWS
         if cache.add(key, 1, timeout):
             return 1
         try:
@@ -96,7 +96,7 @@ def credential_refusal_count(request) -> RefusalWindow | None:
     Throttled (429) once the address has used up the window's refusals."""
     now = timezone.now()
     window = RefusalWindow.at(client_of(request).get("ip", ""), now)
-    count = window.count("refused")
+    count = window.count()
     if count > refusal_rate()[0]:
         raise Throttled(wait=math.ceil((window.end - now).total_seconds()))
     return window if count == 1 else None
