@@ -155,10 +155,14 @@ def test_table_accounting_refuses_days_out_of_range(client_for):
     _problem(response, 400, "validation-error")
 
 
-def test_djangos_own_refusals_are_400_problems_not_500s():
-    """Django refuses a Host header outside ALLOWED_HOSTS itself: a problem under /api/."""
+def test_djangos_own_refusals_are_400_problems_not_500s(client_for):
+    """Django refuses a Host header outside ALLOWED_HOSTS and more than 1,000 query fields
+    itself (SuspiciousOperation): problems under /api/, never the catch-all's 500."""
     body = _problem(Client(HTTP_HOST="evil.example").get("/api/v1/health/"), 400, "bad-request")
     assert "evil" not in body["detail"]
+    fields = "&".join(f"f{n}=1" for n in range(1001))
+    client = client_for(roles.OPERATOR_INTEGRATION)
+    _problem(client.get(f"/api/v1/players/?{fields}"), 400, "bad-request")
 
 
 def test_the_admin_keeps_its_html_400(client):
