@@ -17,7 +17,14 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.inputs import (
+    MAX_ID,
+    DayField,
+    IdField,
+    JsonIntegerField,
+    staff_user_required,
+    validated,
+)
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import PermissionDenied, ValidationFailed
@@ -72,7 +79,7 @@ class TransactionOutputSerializer(serializers.Serializer):
 
 
 class AmountInputSerializer(serializers.Serializer):
-    amount = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT, help_text="Minor units.")
+    amount = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, help_text="Minor units.")
     reference = serializers.RegexField(
         r"^[\x21-\x7e]{1,64}$",
         required=False,
@@ -111,7 +118,7 @@ class PlayerListCreateView(generics.GenericAPIView):
     class InputSerializer(serializers.Serializer):
         external_ref = serializers.CharField(max_length=64)
         display_name = serializers.CharField(max_length=120, required=False, default="")
-        operator_id = serializers.IntegerField(
+        operator_id = IdField(
             required=False, help_text="Staff only; an API key always creates for its operator."
         )
 
@@ -166,7 +173,7 @@ class WalletListCreateView(generics.GenericAPIView):
     serializer_class = WalletOutputSerializer
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField()
+        player_id = IdField()
         currency = serializers.RegexField(r"^[A-Z]{3}$", help_text="ISO 4217, e.g. EUR.")
 
     def get_queryset(self):
@@ -388,8 +395,8 @@ class CorrectionOutputSerializer(serializers.Serializer):
 
 
 class ReplacementLegInputSerializer(serializers.Serializer):
-    account_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    amount = serializers.IntegerField(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT)
+    account_id = IdField()
+    amount = JsonIntegerField(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT)
     kind = serializers.ChoiceField(choices=Leg.Kind.choices)
     bet_ref = serializers.CharField(max_length=64, required=False, default="")
 
@@ -408,7 +415,7 @@ class CorrectionListCreateView(generics.GenericAPIView):
         return selectors.correction_list()
 
     class InputSerializer(serializers.Serializer):
-        transaction_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        transaction_id = IdField()
         reason = serializers.CharField(max_length=500)
         replacement_legs = ReplacementLegInputSerializer(many=True, required=False, default=list)
 
@@ -509,8 +516,8 @@ class TableAccountingView(APIView):
 
     class QuerySerializer(serializers.Serializer):
         group_by = serializers.CharField(required=False, default="table")
-        date_from = serializers.DateField(required=False)
-        date_to = serializers.DateField(required=False)
+        date_from = DayField(required=False)
+        date_to = DayField(required=False)
         table = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         operator = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         dealer = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
