@@ -13,9 +13,11 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from casino.api import roles
 from casino.console import selectors as console_selectors
@@ -764,10 +766,32 @@ class ShoeAdmin(ReadOnlyConsoleModelAdmin):
         "cards_dealt",
         "created_at",
         "retired_at",
-        "verified",
+        "commitments",
+        "proof_status",
     )
     list_filter = ("source", "table", "verified")
     exclude = ("order", "seen")
+    readonly_fields = ("proof",)
+
+    @admin.display(description="Commitments (sha256)")
+    def commitments(self, obj):
+        return format_html_join(
+            mark_safe("<br>"),
+            "<code>{}</code>",
+            ((s.commitment or "(none sent)",) for s in obj.shuffles.order_by("number")),
+        )
+
+    @admin.display(description="Reveal")
+    def proof_status(self, obj):
+        if obj.source != models.Shoe.Source.SERVER:
+            return "reader-fed (composition checked)"
+        if obj.retired_at is None:
+            return "in use (revealed at retirement)"
+        return "verified" if obj.verified else "MISMATCH"
+
+    @admin.display(description="Proof: commitments, reveal and verification")
+    def proof(self, obj):
+        return render_to_string("audit/shoe_proof.html", {"proof": selectors.shoe_proof(obj)})
 
 
 @admin.register(models.Shuffle)

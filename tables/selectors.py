@@ -215,3 +215,73 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
         "betting_closes_at": rnd.betting_closes_at,
         "decision_deadline": rnd.decision_deadline,
     }
+
+
+COMMITMENT_ALGORITHM = "sha256 of the card codes in order, then the salt (hex)"
+
+
+def shoe_proof(shoe) -> dict[str, Any]:
+    """The evidence that a shoe's cards were genuine, as plain data (replay, shoe page, export).
+
+    Per shuffle: the commitment and when it was recorded (the shuffle row and its audit event),
+    when the first card after it was dealt (the commitment must come first), and, once the shoe
+    is retired, the revealed order and salt re-verified here against the commitment (not the
+    flag stored at retirement). A reader-fed shoe reveals nothing: its cards were checked
+    against the shoe's composition as they were read; its shuffler's commitment, if it sent
+    one, is shown as recorded.
+    """
+    from audit.models import AuditEvent
+
+    shuffled = {
+        e.payload.get("shuffle"): e
+        for e in AuditEvent.objects.filter(
+            name="tables.shoe_shuffled", table_id=shoe.table_id, payload__shoe_id=shoe.pk
+        ).order_by("id")
+    }
+    cards = RoundEvent.objects.filter(round__shoe_id=shoe.pk, type="card_dealt", kind="engine")
+    shuffles = []
+    all_verified = True
+    for shuffle in shoe.shuffles.order_by("number"):
+        audit = shuffled.get(shuffle.number)
+        first = cards.filter(created_at__gte=shuffle.created_at).order_by("id").first()
+        revealed = shuffle.revealed_at is not None and bool(shuffle.sealed_order)
+        verified = (
+            eng.verify_commitment(shuffle.sealed_order, shuffle.salt, shuffle.commitment)
+            if revealed
+            else None
+        )
+        all_verified = all_verified and verified is True
+        shuffles.append(
+            {
+                "number": shuffle.number,
+                "method": shuffle.method,
+                "device_id": shuffle.device_id,
+                "cards": shuffle.cards,
+                "commitment": shuffle.commitment,
+                "commitment_algorithm": COMMITMENT_ALGORITHM if shuffle.salt else "",
+                "committed_at": shuffle.created_at,
+                "commitment_audit_event_id": audit.pk if audit else None,
+                "commitment_audit_hash": audit.content_hash if audit else "",
+                "first_card_at": first.created_at if first else None,
+                "committed_before_first_card": first is None
+                or shuffle.created_at < first.created_at,
+                "revealed_at": shuffle.revealed_at,
+                "salt": shuffle.salt if revealed else "",
+                "order": list(shuffle.sealed_order) if revealed else [],
+                "verified": verified,
+            }
+        )
+    revealable = shoe.source == "server"
+    return {
+        "shoe_id": shoe.pk,
+        "table_id": shoe.table_id,
+        "source": shoe.source,
+        "deck_kind": shoe.deck_kind,
+        "decks": shoe.decks,
+        "cards_dealt": shoe.cards_dealt,
+        "created_at": shoe.created_at,
+        "retired_at": shoe.retired_at,
+        "revealed": revealable and shoe.retired_at is not None,
+        "verified": (all_verified and bool(shuffles)) if revealable and shoe.retired_at else None,
+        "shuffles": shuffles,
+    }

@@ -89,7 +89,7 @@ def meta_event(rnd: Round, type_: str, payload: dict[str, Any], actor: Actor) ->
         type=type_,
         payload=payload,
         public={"type": type_, **payload},
-        actor=actor.label,
+        actor=actor.describe(),
     )
 
 

@@ -117,7 +117,7 @@ class RoundDriver:
                 type=event.type,
                 payload=payload,
                 public=self._public(before, event),
-                actor=self.actor.label,
+                actor=self.actor.describe(),
             )
         )
         events.round_event(
@@ -214,7 +214,7 @@ class RoundDriver:
             bet=bet,
             action=action,
             amount=data.get("amount"),
-            actor=self.actor.label,
+            actor=self.actor.describe(),
         )
 
     def _phase_sync(self) -> None:
@@ -252,9 +252,15 @@ class RoundDriver:
         if rnd.card_source != Table.CardSource.SERVER_SHOE or self.state.next_card_target() is None:
             return
         shoe = lock_objects.shoe_for_update(rnd.shoe_id).get()
-        while self.state.next_card_target() is not None:
-            card = self._server_draw(shoe)
-            self.apply(eng.CardDealt(card))
+        # The shoe deals, for the dealer of record: not the key or timer whose action made
+        # the cards due (recorded as ``via``), so "who dealt this card?" has the right answer.
+        trigger, self.actor = self.actor, server_shoe_actor(rnd, shoe, via=self.actor)
+        try:
+            while self.state.next_card_target() is not None:
+                card = self._server_draw(shoe)
+                self.apply(eng.CardDealt(card))
+        finally:
+            self.actor = trigger
         shoe.save(update_fields=["order", "position", "cut_index", "cards_dealt"])
 
     def _server_draw(self, shoe: Shoe) -> str:
@@ -314,6 +320,24 @@ class RoundDriver:
         model_update(rnd, ["state", *changed])
         columns_remember(rnd)
         return rnd
+
+
+def dealer_of_record(rnd: Round) -> Actor:
+    """Who the round's cards are dealt for: its dealer of record, or the table when none."""
+    if rnd.dealer_id is not None:
+        return Actor(kind="user", id=str(rnd.dealer_id), label=rnd.dealer.get_username())
+    return Actor(kind="table", id=str(rnd.table_id), label=rnd.table.code)
+
+
+def server_shoe_actor(rnd: Round, shoe: Shoe, *, via: Actor) -> Actor:
+    return Actor(
+        kind="server_shoe",
+        id=str(shoe.pk),
+        label=f"server shoe {shoe.pk} of table {rnd.table.code}",
+        request_id=via.request_id,
+        on_behalf_of=dealer_of_record(rnd),
+        via=via,
+    )
 
 
 def _decision_window_open(rnd: Round) -> None:

@@ -25,7 +25,7 @@ from tables.services._common import (
     round_locked,
     table_locked,
 )
-from tables.services.driver import RoundDriver
+from tables.services.driver import RoundDriver, dealer_of_record
 from tables.services.shoes import server_shoe_for_round
 
 
@@ -126,6 +126,8 @@ def card_post(
         live_check(rnd)
         if rnd.card_source != Table.CardSource.CARD_READER:
             raise WrongPhase("This round deals from the server shoe; the reader posts no cards.")
+        # The table's device (or the pit) posts the card for the dealer of record.
+        actor = actor if actor.on_behalf_of else actor.acting_for(dealer_of_record(rnd))
         play = RoundDriver(actor, rnd)
         target = play.state.next_card_target()
         if target is None:
@@ -210,6 +212,7 @@ def decision_make(
     an insurance / even-money, match or staking window. Stakes it adds are debited."""
     if operator_id is not None and player.operator_id != operator_id:
         raise NotFound(f"Player {player.pk} does not exist.")
+    actor = actor.acting_for(Actor.for_player(player))
     with transaction.atomic():
         rnd = round_locked(round_id)
         live_check(rnd)
