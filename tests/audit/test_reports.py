@@ -254,6 +254,14 @@ def test_report_api_by_role(floor, client_for):
     assert body.status_code == 200
     data = body.json()
     assert data["period"]["text"] and data["generated_at"] and data["software_version"]
+    # anyone can recompute the digest from the response: canonical JSON without digest and
+    # signature
+    from audit.canonical import canonical_json, sha256_hex
+
+    unsigned = {k: v for k, v in data.items() if k not in ("digest", "signature")}
+    assert data["digest"] == sha256_hex(canonical_json(unsigned))
+    assert data["signature"]["value"] and data["generated_by"]
+    assert data["rows"][0]["hold_pct"] is None or isinstance(data["rows"][0]["hold_pct"], str)
     assert client_for(roles.DEALER).get("/api/v1/audit/reports/dealer/").status_code == 403
     assert (
         client_for(roles.OPERATOR_INTEGRATION).get("/api/v1/audit/reports/dealer/").status_code

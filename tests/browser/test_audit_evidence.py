@@ -112,6 +112,7 @@ def test_auditor_checks_attribution_shoe_proof_audit_log_and_signed_pdfs(
     assert commitment in proof.inner_text()
     assert "revealed order verified against the commitment" in proof.inner_text()
     assert "sha256 matches" in proof.locator(".shuffle-verified").inner_text()
+    assert "€12.50" in page.inner_text("#lines")  # the stake, by the currency's exponent
     screenshot("20-replay-attribution-and-shoe-proof")
 
     # the shoe page: the hashes, not a check mark
