@@ -739,7 +739,15 @@ class RtpFigureAdmin(ReadOnlyConsoleModelAdmin):
 
 @admin.register(models.VoidRequest)
 class VoidRequestAdmin(ReadOnlyConsoleModelAdmin):
-    list_display = ("round", "status", "reason", "requested_by", "requested_at", "approved_by")
+    list_display = (
+        "round",
+        "status",
+        "reason",
+        "requested_by",
+        "requested_at",
+        "expires_at",
+        "decided_by",
+    )
     list_filter = ("status",)
 
 
