@@ -188,7 +188,10 @@ REST_FRAMEWORK = {
         "casino.api.authentication.DeviceTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["casino.api.permissions.RolePermission"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "casino.api.permissions.RolePermission",
+        "casino.api.scopes.ScopePermission",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.CursorPagination",
@@ -230,6 +233,13 @@ SPECTACULAR_SETTINGS = {
 }
 
 IDEMPOTENCY_KEY_TTL_HOURS = 24
+
+# Credentials (casino/api/services.py): a lifetime is both the default expiry of a new or
+# rotated key/token and the longest an issuer may choose; a rotation keeps the previous secret
+# valid for the overlap (at most this long) so clients switch without downtime.
+API_KEY_LIFETIME_DAYS = env_int("API_KEY_LIFETIME_DAYS", 365)
+API_DEVICE_TOKEN_LIFETIME_DAYS = env_int("API_DEVICE_TOKEN_LIFETIME_DAYS", 90)
+API_ROTATION_OVERLAP_HOURS = env_int("API_ROTATION_OVERLAP_HOURS", 24)
 
 # --- Audit --------------------------------------------------------------------------------
 # Signs audit seals and exported chain heads (HMAC-SHA256). Keep it outside the database: a
