@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django_fsm import FSMField, transition
 
 from audit.models import CurrentTransactionId
@@ -552,7 +553,7 @@ class VoidRequest(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    requested_at = models.DateTimeField(auto_now_add=True)
+    requested_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField()
     # Betting time left when the hold froze the betting (a request during betting); a round
     # that resumes gets it back.

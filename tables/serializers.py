@@ -106,6 +106,22 @@ class DealerStateSerializer(serializers.Serializer):
     total = serializers.IntegerField(allow_null=True)
 
 
+class VoidRequestOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round_id = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=["requested", "approved", "rejected", "cancelled", "expired"],
+        help_text="requested: the round is on hold until the request is decided or expires",
+    )
+    reason = serializers.CharField()
+    requested_by_id = serializers.IntegerField()
+    requested_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    decided_by_id = serializers.IntegerField(allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    decision_note = serializers.CharField(allow_blank=True)
+
+
 class RoundStateSerializer(serializers.Serializer):
     """The public state of a round: what the table shows, whose turn, the caller's actions."""
 
@@ -192,22 +208,6 @@ class DealerAssignmentOutputSerializer(serializers.Serializer):
     dealer_id = serializers.IntegerField()
     started_at = serializers.DateTimeField()
     assigned_by = serializers.CharField()
-
-
-class VoidRequestOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    round_id = serializers.IntegerField()
-    status = serializers.ChoiceField(
-        choices=["requested", "approved", "rejected", "cancelled", "expired"],
-        help_text="requested: the round is on hold until the request is decided or expires",
-    )
-    reason = serializers.CharField()
-    requested_by_id = serializers.IntegerField()
-    requested_at = serializers.DateTimeField()
-    expires_at = serializers.DateTimeField()
-    decided_by_id = serializers.IntegerField(allow_null=True)
-    decided_at = serializers.DateTimeField(allow_null=True)
-    decision_note = serializers.CharField(allow_blank=True)
 
 
 class VoidPreviewLineSerializer(serializers.Serializer):

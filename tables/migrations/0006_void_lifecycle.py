@@ -41,6 +41,11 @@ class Migration(migrations.Migration):
             name='status',
             field=models.CharField(choices=[('requested', 'Requested'), ('approved', 'Approved'), ('rejected', 'Rejected'), ('cancelled', 'Cancelled'), ('expired', 'Expired')], default='requested', max_length=10),
         ),
+        migrations.AlterField(
+            model_name='voidrequest',
+            name='requested_at',
+            field=models.DateTimeField(default=django.utils.timezone.now),
+        ),
         migrations.AddField(
             model_name='round',
             name='held_since',

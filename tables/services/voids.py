@@ -62,6 +62,7 @@ def void_request(*, actor: Actor, user, round_id: int, reason: str) -> VoidReque
             round=rnd,
             reason=reason,
             requested_by=user,
+            requested_at=now,
             expires_at=now + timedelta(seconds=settings.TABLES_VOID_REQUEST_EXPIRES_S),
         )
         rnd.held_since = now
