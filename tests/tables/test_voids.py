@@ -163,7 +163,7 @@ def test_a_request_expires_by_its_task_once_and_the_round_resumes():
 
 def test_the_sweep_expires_requests_whose_task_was_lost(settings):
     settings.TABLES_VOID_REQUEST_EXPIRES_S = 30
-    rnd, a, _ = _playing()
+    rnd, *_ = _playing()
     request = services.void_request(actor=ACTOR, user=_boss(), round_id=rnd.pk, reason="x")
     assert request.expires_at - request.requested_at == timedelta(seconds=30)
     assert services.timers_sweep()["void_requests_expired"] == 0
