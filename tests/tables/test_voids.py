@@ -11,6 +11,7 @@ from audit.models import AuditEvent
 from casino.api import roles
 from casino.celery import app
 from casino.errors import Conflict, PermissionDenied, ValidationFailed
+from conftest import wait_until
 from ledger.models import Account, Leg
 from tables import selectors, services
 from tables.errors import BettingClosed, FourEyesRequired, RoundHeld, WrongPhase
@@ -252,3 +253,26 @@ def test_approval_after_a_hold_pays_decided_outcomes_and_returns_the_rest():
     assert balance(b) == 10_000  # returned
     assert balance(a) == 10_000 - 1000 + preview["standing"][0]["paid"]
     assert preview["standing"][0]["paid"] == 2000  # a crown 21 at 1:1
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_the_real_worker_expires_a_request_at_its_time_and_the_round_resumes(
+    celery_worker, settings
+):
+    settings.TABLES_VOID_REQUEST_EXPIRES_S = 2  # the ETA the request's task is sent with
+    rnd, a, _ = _playing(decision_seconds=600)
+    before = _money()
+    request = services.void_request(actor=ACTOR, user=_boss(), round_id=rnd.pk, reason="x")
+    assert VoidRequest.objects.get(pk=request.pk).status == "requested"  # not at once
+    wait_until(
+        lambda: VoidRequest.objects.get(pk=request.pk).status == "expired",
+        message="not expired:\n" + "".join(celery_worker.output[-30:]),
+    )
+    assert timezone.now() >= request.expires_at
+    rnd = Round.objects.get(pk=rnd.pk)
+    assert rnd.held_since is None and rnd.decision_deadline is not None
+    event = AuditEvent.objects.get(name="tables.void_expired", round_id=rnd.pk)
+    assert event.payload["void_request_id"] == request.pk
+    assert _money() == before
+    decide(a, "stand")(rnd.pk)
