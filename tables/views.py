@@ -542,6 +542,10 @@ class RoundVoidRequestView(APIView):
         return Response(VoidRequestOutputSerializer(void).data, status=status.HTTP_201_CREATED)
 
 
+class VoidDecisionInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
 def _void_decision_view(name: str, permission: str, doc: str):
     service = getattr(services, f"void_{name}")
 
@@ -549,12 +553,11 @@ def _void_decision_view(name: str, permission: str, doc: str):
         required_permissions = {"POST": permission}
         write_scope = Scope.PIT
 
-        class InputSerializer(serializers.Serializer):
-            reason = serializers.CharField(max_length=500)
-
-        @extend_schema(request=InputSerializer, responses=VoidRequestOutputSerializer, summary=doc)
+        @extend_schema(
+            request=VoidDecisionInputSerializer, responses=VoidRequestOutputSerializer, summary=doc
+        )
         def post(self, request, pk: int):
-            data = validated(self.InputSerializer, request)
+            data = validated(VoidDecisionInputSerializer, request)
             void = service(
                 actor=_actor(request),
                 user=staff_user_required(request, "Only a staff member can do this."),
