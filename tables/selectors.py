@@ -153,6 +153,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
     whose turn, timers, and the caller's legal actions (``player_id``: the player the operator
     asks for)."""
     state = round_state(rnd)
+    held = rnd.held_since is not None
     hidden = visibility.dealer_hidden(state)
     dealer_cards = [None if hidden else c.code for c in state.dealer]
     dv = state.dealer_value()
@@ -215,9 +216,10 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
         "next_card": visibility.target_json(
             state.next_card_target(), forced=state.next_card_forced()
         ),
-        "held": rnd.held_since is not None,
+        "held": held,
         "void_request": void_request_json(void_request_latest(rnd)),
-        "your_actions": caller_actions(state, player_id=player_id),
+        # nothing is legal while a void request holds the round
+        "your_actions": [] if held else caller_actions(state, player_id=player_id),
         "betting_closes_at": rnd.betting_closes_at,
         "decision_deadline": rnd.decision_deadline,
     }

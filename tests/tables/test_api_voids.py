@@ -65,8 +65,9 @@ def test_void_request_holds_the_round_preview_reject_and_cancel(client_for, oper
         HTTP_IDEMPOTENCY_KEY="held-stand",
     )
     assert stand.status_code == 409 and stand.json()["type"].endswith("/round-held")
-    view = integration.get(f"{base}/").json()
+    view = integration.get(f"{base}/", {"player_id": b.pk}).json()
     assert view["held"] is True and view["decision_deadline"] is None
+    assert view["turn"]["box"] == 2 and view["your_actions"] == []  # nothing legal while held
     assert view["void_request"]["status"] == "requested"
     assert view["void_request"]["reason"] == "dealer exposed the hole card"
 
@@ -85,7 +86,8 @@ def test_void_request_holds_the_round_preview_reject_and_cancel(client_for, oper
     assert _post(supervisor, f"{base}/void-reject/", {}).status_code == 400
     rejected = _post(supervisor, f"{base}/void-reject/", {"reason": "the card was not seen"})
     assert rejected.status_code == 200 and rejected.json()["status"] == "rejected"
-    assert integration.get(f"{base}/").json()["held"] is False
+    view = integration.get(f"{base}/", {"player_id": b.pk}).json()
+    assert view["held"] is False and view["your_actions"]
     assert _post(supervisor, f"{base}/void-reject/", {"reason": "again"}).status_code == 409
 
     # A new request; cancelled by its requester (a supervisor may not cancel).
