@@ -165,7 +165,7 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
                 Alert(
                     "warning",
                     f"Round #{request.round.number} on hold: void requested by "
-                    f"{request.requested_by} {age} ago waits for a decision "
+                    f"{request.requested_by} {age} ago waits for approval "
                     f"(expires {request.expires_at:%H:%M:%S})",
                     _admin_url("tables_round_change", request.round_id),
                 )
