@@ -416,7 +416,7 @@ ROUND_ACTIONS = (
         label="Close betting",
         perform=_close_betting,
         permissions=(DEAL, OPERATE),
-        available=lambda r: r.phase == models.Round.Phase.OPEN,
+        available=lambda r: r.phase == models.Round.Phase.OPEN and r.held_since is None,
         one_click=True,
         references=_round_refs,
     ),

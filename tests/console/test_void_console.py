@@ -12,7 +12,7 @@ from casino.console.selectors import floor_overview
 from casino.money import money_text
 from tables import services
 from tables.models import Round, VoidRequest
-from tests.console.helpers import ACTOR, DEVICE, act, messages_of, staff
+from tests.console.helpers import ACTOR, DEVICE, act, messages_of, round_with_bet, staff
 from tests.factories import funded_player, live_table
 
 pytestmark = pytest.mark.django_db
@@ -135,3 +135,15 @@ def test_the_round_panel_marks_forced_cards():
     panel = client.get(f"/admin/tables/round/{rnd.pk}/panel/").content.decode()
     assert panel.count("console-card-forced") == 1  # the fifth card, and no next card
     assert 'title="dealt by the rules, no decision">KC<sup' in panel
+
+
+def test_a_hold_during_betting_freezes_it_on_the_page():
+    _table, rnd, _player = round_with_bet()
+    client, _ = staff(roles.PIT_BOSS)
+    page = client.get(f"/admin/tables/round/{rnd.pk}/change/").content.decode()
+    assert 'data-action="close-betting"' in page and "Betting closes at " in page
+    done = act(client, _url(rnd, "void-request"), reason="wrong limits")
+    assert any("on hold" in m for m in messages_of(done)), messages_of(done)
+    page = client.get(f"/admin/tables/round/{rnd.pk}/change/").content.decode()
+    assert 'data-action="close-betting"' not in page and "Betting closes at " not in page
+    assert "Betting is frozen while the round is on hold" in page
