@@ -225,6 +225,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DisputeNoteKindEnum": "audit.models.DisputeNote.Kind",
         "LegKindEnum": "ledger.models.Leg.Kind",
+        "VoidRequestStatusEnum": "tables.models.VoidRequest.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

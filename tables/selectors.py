@@ -217,7 +217,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
             state.next_card_target(), forced=state.next_card_forced()
         ),
         "held": held,
-        "void_request": void_request_json(void_request_latest(rnd)),
+        "void_request": _void_request_state(rnd),
         # nothing is legal while a void request holds the round
         "your_actions": [] if held else caller_actions(state, player_id=player_id),
         "betting_closes_at": rnd.betting_closes_at,
@@ -234,6 +234,16 @@ def void_request_latest(rnd: Round) -> VoidRequest | None:
         VoidRequest.objects.filter(round=rnd)
         .select_related("requested_by", "decided_by")
         .order_by("-id")
+        .first()
+    )
+
+
+def _void_request_state(rnd: Round) -> dict[str, Any] | None:
+    """The latest void request as the table shows it (no staff identities, no notes)."""
+    return (
+        VoidRequest.objects.filter(round=rnd)
+        .order_by("-id")
+        .values("id", "status", "reason", "requested_at", "expires_at", "decided_at")
         .first()
     )
 

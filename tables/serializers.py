@@ -2,6 +2,8 @@
 
 from rest_framework import serializers
 
+from tables.models import VoidRequest
+
 MAX_AMOUNT = 10**15
 
 
@@ -110,7 +112,7 @@ class VoidRequestOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     round_id = serializers.IntegerField()
     status = serializers.ChoiceField(
-        choices=["requested", "approved", "rejected", "cancelled", "expired"],
+        choices=VoidRequest.Status.choices,
         help_text="requested: the round is on hold until the request is decided or expires",
     )
     reason = serializers.CharField()
@@ -120,6 +122,20 @@ class VoidRequestOutputSerializer(serializers.Serializer):
     decided_by_id = serializers.IntegerField(allow_null=True)
     decided_at = serializers.DateTimeField(allow_null=True)
     decision_note = serializers.CharField(allow_blank=True)
+
+
+class VoidRequestStateSerializer(serializers.Serializer):
+    """A round's void request as the table shows it (who asked and decided: staff-only)."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=VoidRequest.Status.choices,
+        help_text="requested: the round is on hold until the request is decided or expires",
+    )
+    reason = serializers.CharField()
+    requested_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
 
 
 class RoundStateSerializer(serializers.Serializer):
@@ -145,7 +161,7 @@ class RoundStateSerializer(serializers.Serializer):
         help_text="a void request holds the round: no card, decision or settlement until it "
         "is approved, rejected, cancelled or expires"
     )
-    void_request = VoidRequestOutputSerializer(allow_null=True, help_text="the latest one")
+    void_request = VoidRequestStateSerializer(allow_null=True, help_text="the latest one")
     your_actions = LegalActionSerializer(many=True)
     betting_closes_at = serializers.DateTimeField(allow_null=True)
     decision_deadline = serializers.DateTimeField(allow_null=True)

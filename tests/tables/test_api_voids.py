@@ -70,6 +70,7 @@ def test_void_request_holds_the_round_preview_reject_and_cancel(client_for, oper
     assert view["turn"]["box"] == 2 and view["your_actions"] == []  # nothing legal while held
     assert view["void_request"]["status"] == "requested"
     assert view["void_request"]["reason"] == "dealer exposed the hole card"
+    assert "requested_by_id" not in view["void_request"]  # staff identities stay staff-only
 
     # The preview: what an approval would return and pay now.
     assert integration.get(f"{base}/void-request/").status_code == 403  # staff only
