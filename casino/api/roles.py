@@ -104,6 +104,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "ledger.view_transaction",
         "ledger.view_accounting",
         "ledger.view_operatorevent",
+        "ledger.manage_own_webhook",
         "tables.view_table",
         "tables.place_bet",
         "tables.play_round",
