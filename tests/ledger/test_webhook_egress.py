@@ -164,3 +164,10 @@ def test_secrets_re_encrypt_under_the_newest_key_and_plaintext_ones_get_encrypte
     settings.LEDGER_WEBHOOK_SECRET_KEYS = [new]  # the old key dropped
     assert sealed.unseal(resealed) == "s3cret"
     assert sealed.unseal(from_plaintext) == "a" * 64
+
+
+def test_the_ledger_check_requires_usable_secret_keys(settings):
+    assert sealed.secret_keys_configured(None) == []
+    for keys in ([], ["not-a-fernet-key"]):
+        settings.LEDGER_WEBHOOK_SECRET_KEYS = keys
+        assert [e.id for e in sealed.secret_keys_configured(None)] == ["ledger.E001"]
