@@ -681,6 +681,8 @@ class OwnWebhookView(APIView):
     the response. Refused targets (ledger/egress.py) are a 400 naming ``webhook_url``."""
 
     required_permissions = {"GET": "ledger.view_operatorevent", "PUT": "ledger.manage_own_webhook"}
+    # Where the operator's money notifications go: a key that may move money may set it.
+    write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
         webhook_url = serializers.CharField(max_length=500, allow_blank=True)
