@@ -27,6 +27,7 @@ _VIEW_ALL = [
     "ledger.view_correction",
     "ledger.view_operatorevent",
     "ledger.view_webhookattempt",
+    "ledger.view_webhookcircuit",
     "tables.view_casino",
     "tables.view_pit",
     "tables.view_table",
