@@ -707,7 +707,7 @@ class OwnWebhookView(APIView):
     )
     def get(self, request):
         operator = self._operator(request)
-        circuit = WebhookCircuit.objects.filter(operator=operator).first() or WebhookCircuit()
+        circuit = selectors.webhook_circuit_of(operator_id=operator.pk)
         return Response(
             {
                 "operator_id": operator.pk,
