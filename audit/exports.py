@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from audit.reports import MONEY_KEYS, Report
-from casino.money import minor_to_major, money_format
+from casino.money import minor_to_major, money_text
 
 
 def cell(value: Any, *, key: str = "", currency: str = "", plain: bool = False) -> str:
@@ -24,7 +24,7 @@ def cell(value: Any, *, key: str = "", currency: str = "", plain: bool = False) 
     if value is None:
         return ""
     if key in MONEY_KEYS and currency and isinstance(value, int) and not isinstance(value, bool):
-        return str(minor_to_major(value, currency)) if plain else money_format(value, currency)
+        return str(minor_to_major(value, currency)) if plain else money_text(value, currency)
     if isinstance(value, datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, date):

@@ -593,6 +593,9 @@ def game_performance_report(*, period: Period) -> Report:
 
 EXCEPTION_EVENTS = {
     "tables.void_requested": "void requested",
+    "tables.void_rejected": "void rejected",
+    "tables.void_cancelled": "void cancelled",
+    "tables.void_expired": "void expired",
     "tables.round_voided": "void",
     "ledger.correction_requested": "correction requested",
     "ledger.correction_approved": "correction approved",
@@ -628,14 +631,21 @@ def _exception_detail(event: AuditEvent) -> str:
     return ""
 
 
-def _exception_note(event: AuditEvent, approvers: dict[int, str]) -> str:
-    """The decider's own words: a correction's approval or rejection note, a resumption's
-    note; for a void, who approved the request (the second pair of eyes)."""
+_DECIDED = {
+    "tables.round_voided": "approved",
+    "tables.void_rejected": "rejected",
+    "tables.void_cancelled": "cancelled",
+}
+
+
+def _exception_note(event: AuditEvent, deciders: dict[int, str]) -> str:
+    """The decider's own words (a correction's or a void request's decision note, a
+    resumption's note) and, for a void request, who decided it (the second pair of eyes)."""
     note = str(event.payload.get("note") or "")[:500]
-    approver = event.payload.get("approved_by")
-    if approver is not None:
-        approved = f"approved by {approvers.get(approver, f'user {approver}')}"
-        note = f"{approved}: {note}" if note else approved
+    decider = event.payload.get("approved_by") or event.payload.get("decided_by")
+    if decider is not None and event.name in _DECIDED:
+        who = f"{_DECIDED[event.name]} by {deciders.get(decider, f'user {decider}')}"
+        note = f"{who}: {note}" if note else who
     return note
 
 
@@ -648,9 +658,12 @@ def exceptions_report(*, period: Period, table_id: int | None = None) -> Report:
     if table_id is not None:
         qs = qs.filter(table_id=table_id)
     events_ = list(qs.order_by("occurred_at", "id"))
-    approvers = dict(
+    deciders = dict(
         get_user_model()
-        .objects.filter(pk__in={e.payload.get("approved_by") for e in events_} - {None})
+        .objects.filter(
+            pk__in={e.payload.get("approved_by") or e.payload.get("decided_by") for e in events_}
+            - {None}
+        )
         .values_list("pk", "username")
     )
     rows = [
@@ -663,7 +676,7 @@ def exceptions_report(*, period: Period, table_id: int | None = None) -> Report:
             "round_id": e.round_id,
             "actor": e.actor_label,
             "detail": _exception_detail(e),
-            "note": _exception_note(e, approvers),
+            "note": _exception_note(e, deciders),
         }
         for e in events_
     ]
@@ -683,7 +696,7 @@ def exceptions_report(*, period: Period, table_id: int | None = None) -> Report:
             ("round_id", "Round"),
             ("actor", "Who"),
             ("detail", "Detail"),
-            ("note", "Approver's / resumer's note"),
+            ("note", "Decision note (approver's, rejecter's, resumer's)"),
         ],
         rows=rows,
         totals=[{"category": c, "count": counts[c]} for c in sorted(counts)],

@@ -1,9 +1,5 @@
-"""Money for display: integer minor units of an ISO 4217 currency shown in major units.
-
-Storage stays integer minor units everywhere; this is the one place that turns them into text
-(reports, exports, pages). The exponent (2 for EUR, 0 for JPY, 3 for BHD) and the symbol come
-from CLDR through babel, so a currency is never shown with the wrong number of decimals.
-"""
+"""Money for display: integer minor units shown in major units by the currency's exponent
+(Babel's CLDR data: EUR 2, JPY 0, BHD 3). Storage and the API stay integer minor units."""
 
 from __future__ import annotations
 
@@ -11,24 +7,17 @@ from decimal import Decimal
 
 from babel.numbers import format_currency, get_currency_precision
 
-LOCALE = "en_GB"
-
-
-def currency_exponent(currency: str) -> int:
-    return get_currency_precision(currency.upper())
-
 
 def minor_to_major(amount: int, currency: str) -> Decimal:
-    return Decimal(int(amount)).scaleb(-currency_exponent(currency))
+    """``1250, "EUR"`` -> ``Decimal("12.50")``: the number a spreadsheet reads (CSV exports)."""
+    return Decimal(int(amount)).scaleb(-get_currency_precision(currency))
 
 
-def money_format(amount: int | None, currency: str, *, locale: str = LOCALE) -> str:
-    """``money_format(123456, "EUR")`` -> "€1,234.56"; "" for None; unknown codes get 2
-    decimals and the code itself (babel's default)."""
+def money_text(amount: int | None, currency: str) -> str:
+    """``123456, "EUR"`` -> ``"1,234.56 EUR"``; ``1234, "JPY"`` -> ``"1,234 JPY"``."""
     if amount is None:
-        return ""
-    if not currency:
-        return str(amount)
+        return "—"
+    value = minor_to_major(amount, currency)
     return format_currency(
-        minor_to_major(amount, currency), currency.upper(), locale=locale, currency_digits=True
+        value, currency, format="#,##0.00\u00a0¤¤", currency_digits=True, locale="en"
     )

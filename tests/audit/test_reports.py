@@ -143,7 +143,7 @@ def test_exceptions_report_lists_voids_late_bets_and_impossible_cards(floor):
     void = next(r for r in report.rows if r["category"] == "void")
     approver = AuditEvent.objects.get(pk=void["event_id"]).payload["approved_by"]
     assert void["note"] == f"approved by {User.objects.get(pk=approver).username}"
-    assert report.label("note") == "Approver's / resumer's note"
+    assert report.label("note") == "Decision note (approver's, rejecter's, resumer's)"
 
 
 def test_a_correction_approvers_note_is_in_the_exceptions_report(floor):
@@ -189,7 +189,7 @@ def test_reports_format_money_by_currency_and_carry_a_signed_digest(floor):
     row = report.rows[0]
     cells = dict(zip([k for k, _ in report.columns], row_cells(report)[0], strict=True))
     handle = row["handle"]
-    assert cells["handle"] == f"€{handle // 100:,}.{handle % 100:02d}"
+    assert cells["handle"] == f"{handle // 100:,}.{handle % 100:02d}\u00a0EUR"
     assert cells["hold_pct"].endswith(" %")
     headers, _ = total_cells(report)
     assert "Hold %" in headers and "hold_pct" not in headers
