@@ -106,12 +106,12 @@ def test_auditor_checks_attribution_shoe_proof_audit_log_and_signed_pdfs(
         assert f"server shoe {shoe.pk} of table {table.code}" in by
         assert "for user dealer-ana" in by
         assert "✓" in card_rows.nth(i).inner_text()  # the card is at its position in the reveal
-    decision = steps.filter(has_text="decision").first.locator("td.by").inner_text()
-    assert "demo integration" in decision and f"for player {player.external_ref}" in decision
+    placed = steps.filter(has_text="bet_placed").first.locator("td.by").inner_text()
+    assert "demo integration" in placed and f"for player {player.external_ref}" in placed
     proof = page.locator(f"#shoe-proof-{shoe.pk}")
     assert commitment in proof.inner_text()
     assert "revealed order verified against the commitment" in proof.inner_text()
-    assert "sha256 matches" in proof.locator(".shuffle-verified").inner_text()
+    assert "matches the commitment" in proof.locator(".shuffle-verified").inner_text()
     # the stake, by the currency's exponent
     assert re.search(r"12\.50\sEUR", page.inner_text("#lines"))
     screenshot("20-replay-attribution-and-shoe-proof")
