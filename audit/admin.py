@@ -20,9 +20,7 @@ class AuditEventAdmin(ReadOnlyConsoleModelAdmin):
         "id",
         "when",
         "name",
-        "actor_kind",
-        "actor_label",
-        "on_behalf_of",
+        "who",
         "table_link",
         "round_link",
         "transaction_link",
@@ -37,10 +35,12 @@ class AuditEventAdmin(ReadOnlyConsoleModelAdmin):
     def when(self, obj):
         return obj.occurred_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
 
-    @admin.display(description="On behalf of")
-    def on_behalf_of(self, obj):
+    @admin.display(description="Who (kind), for whom", ordering="actor_label")
+    def who(self, obj):
         ref = (obj.payload.get("attribution") or {}).get("on_behalf_of")
-        return f"{ref['kind']} {ref['label']}" if ref else ""
+        if ref is None:
+            return f"{obj.actor_label} ({obj.actor_kind})"
+        return f"{obj.actor_label} ({obj.actor_kind}) for {ref['kind']} {ref['label']}"
 
     @admin.display(description="Table", ordering="table_id")
     def table_link(self, obj):
@@ -53,7 +53,7 @@ class AuditEventAdmin(ReadOnlyConsoleModelAdmin):
         url = reverse("audit-console-replay", kwargs={"round_id": obj.round_id})
         return format_html('<a href="{}" title="replay">{}</a>', url, obj.round_id)
 
-    @admin.display(description="Transaction")
+    @admin.display(description="Txn")
     def transaction_link(self, obj):
         payload = obj.payload
         txn = payload.get("ledger_transaction_id") or payload.get("transaction_id")
