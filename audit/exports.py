@@ -19,7 +19,7 @@ from casino.money import minor_to_major, money_text
 
 def cell(value: Any, *, key: str = "", currency: str = "", plain: bool = False) -> str:
     """One value as shown: money (``MONEY_KEYS`` with the row's currency) by the currency's
-    exponent, with its symbol unless ``plain`` (CSV: a number a spreadsheet reads);
+    exponent, with its currency code unless ``plain`` (CSV: a number a spreadsheet reads);
     percentages with a % sign; times to the second."""
     if value is None:
         return ""

@@ -164,6 +164,8 @@ def report_seal(report: Report) -> Report:
     """Set the report's digest (sha256 of ``report_data`` in canonical JSON) and sign it with
     the audit signing key, so a printed or exported report can be checked against its data."""
     report.digest = sha256_hex(canonical_json(report_data(report)))
+    # Only ``signing.sign`` is relied on: the signing scheme (algorithm, key ids, rotation) is
+    # the signing module's, and is named here when it says so.
     report.signature = {
         "algorithm": str(getattr(signing, "ALGORITHM", "")),
         "key_id": str(signing.key_id()) if hasattr(signing, "key_id") else "",
