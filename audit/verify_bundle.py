@@ -156,26 +156,35 @@ class Keys:
 # --- the checks -----------------------------------------------------------------------------
 
 
-def _lines(path: Path, name: str, expected: dict):
-    """(line number, text) of a JSON Lines file, checking its SHA-256, size and line count
-    against the manifest once every line has been read."""
-    sha256, size, number = hashlib.sha256(), 0, 0
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
-            sha256.update(raw)
-            size += len(raw)
-            if not raw.endswith(b"\n"):
-                raise Bad(name, number, "the line does not end with a newline (truncated?)")
-            try:
-                yield number, raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise Bad(name, number, "the line is not valid UTF-8") from None
-    if number != expected["lines"]:
-        raise Bad(
-            name, number + 1, f"the file has {number} lines, the manifest says {expected['lines']}"
-        )
-    if size != expected["bytes"] or sha256.hexdigest() != expected["sha256"]:
-        raise Bad(name, 0, "its SHA-256 is not the one the signed manifest records")
+class _File:
+    """A JSON Lines file of the bundle, read line by line; ``finish`` then checks its SHA-256,
+    size and line count against the manifest (after the line checks, which name a line)."""
+
+    def __init__(self, bundle: Path, name: str, manifest: dict):
+        self.path, self.name, self.expected = bundle / name, name, manifest["files"][name]
+        self.sha256, self.size, self.count = hashlib.sha256(), 0, 0
+
+    def lines(self):
+        with self.path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                self.sha256.update(raw)
+                self.size += len(raw)
+                self.count = number
+                if not raw.endswith(b"\n"):
+                    raise Bad(self.name, number, "the line does not end with a newline")
+                try:
+                    yield number, raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise Bad(self.name, number, "the line is not valid UTF-8") from None
+
+    def finish(self) -> None:
+        expected = self.expected
+        if self.count != expected["lines"]:
+            raise Bad(
+                self.name, 0, f"it has {self.count} lines, the manifest says {expected['lines']}"
+            )
+        if self.size != expected["bytes"] or self.sha256.hexdigest() != expected["sha256"]:
+            raise Bad(self.name, 0, "its SHA-256 is not the one the signed manifest records")
 
 
 def _json(name: str, number: int, text: str) -> dict:
@@ -230,7 +239,8 @@ def _check_seals(bundle: Path, manifest: dict, keys: Keys, result: Result) -> _S
     name, sealed = "seals.jsonl", _Sealed()
     chain = manifest["chain"]
     prev_hash, expected_seq = chain["prev_hash"], chain["first_seq"]
-    for number, text in _lines(bundle / name, name, manifest["files"][name]):
+    file = _File(bundle, name, manifest)
+    for number, text in file.lines():
         seal = _json(name, number, text)
         try:
             header, seq, scheme = seal["header"], seal["seq"], seal["scheme"]
@@ -281,6 +291,7 @@ def _check_seals(bundle: Path, manifest: dict, keys: Keys, result: Result) -> _S
         sealed.seal_of.extend([seq] * count)
         prev_hash, expected_seq = seal["chain_hash"], seq + 1
         result.seals += 1
+    file.finish()
     if result.seals == 0 and chain["events"] == 0:
         return sealed  # a day without events
     if result.seals == 0 or expected_seq - 1 != chain["last_seq"]:
@@ -299,7 +310,8 @@ def _check_events(bundle: Path, manifest: dict, sealed: _Sealed, result: Result)
     name = "events.jsonl"
     ids, digests, seal_of = sealed.ids, sealed.digests, sealed.seal_of
     total, sha256, position = len(ids), hashlib.sha256, 0
-    for number, text in _lines(bundle / name, name, manifest["files"][name]):
+    file = _File(bundle, name, manifest)
+    for number, text in file.lines():
         event = _json(name, number, text)
         row = event.get("row")
         if not isinstance(row, str):
@@ -330,6 +342,7 @@ def _check_events(bundle: Path, manifest: dict, sealed: _Sealed, result: Result)
             f"it ends before event {ids[position]} of seal {seal_of[position]}: "
             f"{total - position} sealed events are missing",
         )
+    file.finish()
     result.events = position
 
 
@@ -349,7 +362,8 @@ def _mismatch(event_id, position: int, sealed: _Sealed) -> str:
 
 def _check_shoes(bundle: Path, manifest: dict, result: Result) -> set[int]:
     name, shoe_ids = "shoes.jsonl", set()
-    for number, text in _lines(bundle / name, name, manifest["files"][name]):
+    file = _File(bundle, name, manifest)
+    for number, text in file.lines():
         shoe = _json(name, number, text)
         shoe_ids.add(shoe.get("shoe_id"))
         for shuffle in shoe.get("shuffles", []):
@@ -371,22 +385,24 @@ def _check_shoes(bundle: Path, manifest: dict, result: Result) -> set[int]:
                     f"shoe {shoe.get('shoe_id')}: a matching shuffle is not marked verified",
                 )
             result.shuffles_verified += 1
+    file.finish()
     return shoe_ids
 
 
 def _check_rounds(bundle: Path, manifest: dict, shoe_ids: set[int], result: Result) -> None:
-    name = "rounds.jsonl"
-    for number, text in _lines(bundle / name, name, manifest["files"][name]):
-        rnd = _json(name, number, text)
+    file = _File(bundle, "rounds.jsonl", manifest)
+    for number, text in file.lines():
+        rnd = _json(file.name, number, text)
         if rnd.get("shoe_id") is not None and rnd["shoe_id"] not in shoe_ids:
-            raise Bad(name, number, f"round {rnd.get('round_id')}'s shoe is not in shoes.jsonl")
+            raise Bad(
+                file.name, number, f"round {rnd.get('round_id')}'s shoe is not in shoes.jsonl"
+            )
         result.rounds += 1
-    for _ in _lines(
-        bundle / "ledger_totals.jsonl",
-        "ledger_totals.jsonl",
-        manifest["files"]["ledger_totals.jsonl"],
-    ):
-        pass
+    file.finish()
+    totals = _File(bundle, "ledger_totals.jsonl", manifest)
+    for number, text in totals.lines():
+        _json(totals.name, number, text)
+    totals.finish()
 
 
 def verify_bundle(bundle: Path, *, trusted: list[Ed25519PublicKey] = ()) -> Result:
