@@ -57,7 +57,6 @@ def test_the_maintenance_switch_never_silently_skips_a_row_change(event):
     for sql in (
         "UPDATE audit_auditevent SET name = 'x' WHERE id = %s",
         "DELETE FROM audit_auditevent WHERE id = %s",
-        "UPDATE ledger_leg SET amount = amount WHERE id > %s",
     ):
         with (
             pytest.raises(DatabaseError, match=r"append-only: (UPDATE|DELETE)"),
@@ -65,7 +64,7 @@ def test_the_maintenance_switch_never_silently_skips_a_row_change(event):
             connection.cursor() as cur,
         ):
             cur.execute("SET LOCAL casino.maintenance = 'on'")
-            cur.execute(sql, [event.pk if "audit" in sql else 0])
+            cur.execute(sql, [event.pk])
     assert AuditEvent.objects.get(pk=event.pk).name == "test.event"
 
     class Undo(Exception):
