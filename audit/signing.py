@@ -47,11 +47,8 @@ def key_id_of(key: Ed25519PublicKey) -> str:
     return hashlib.sha256(public_raw(key)).hexdigest()[:16]
 
 
-def _entries(value: str | list[str] | tuple[str, ...] | None) -> list[str]:
+def _entries(text: str) -> list[str]:
     """PEM blocks, or base64 strings separated by commas or whitespace."""
-    if not value:
-        return []
-    text = value if isinstance(value, str) else "\n".join(value)
     blocks = [match.group(0) for match in _PEM_BLOCK.finditer(text)]
     rest = _PEM_BLOCK.sub(" ", text)
     return blocks + [item for item in re.split(r"[,\s]+", rest) if item]
@@ -105,13 +102,13 @@ def _ring(signing: str, public: str) -> KeyRing:
 
 
 def key_ring() -> KeyRing:
-    def text(value) -> str:
-        return value if isinstance(value, str) or value is None else "\n".join(value)
+    """The keys the settings name (a string, or a list of entries)."""
 
-    return _ring(
-        text(getattr(settings, "AUDIT_SIGNING_KEYS", None)) or "",
-        text(getattr(settings, "AUDIT_PUBLIC_KEYS", None)) or "",
-    )
+    def text(name: str) -> str:
+        value = getattr(settings, name, None) or ""
+        return value if isinstance(value, str) else "\n".join(value)
+
+    return _ring(text("AUDIT_SIGNING_KEYS"), text("AUDIT_PUBLIC_KEYS"))
 
 
 def key_id() -> str:

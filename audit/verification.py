@@ -160,6 +160,8 @@ def _check_seal(seal: AuditSeal, *, expected_seq: int, prev_hash: str) -> None:
         )
     if seal.digest_format != DIGEST_FORMAT:
         raise invalid(f"unknown digest format {seal.digest_format}")
+    if seal.scheme not in AuditSeal.Scheme.values:
+        raise invalid(f"unknown signing scheme {seal.scheme}")
     if seal.prev_hash != prev_hash:
         raise invalid("its parent hash is not the previous seal's chain hash")
     count = seal.event_count
@@ -169,8 +171,6 @@ def _check_seal(seal: AuditSeal, *, expected_seq: int, prev_hash: str) -> None:
         raise invalid("its event lists do not match its batch hash")
     if hashlib.sha256(seal_header(seal)).hexdigest() != seal.chain_hash:
         raise invalid("its header does not match its chain hash")
-    if seal.scheme not in AuditSeal.Scheme.values:
-        raise invalid(f"unknown signing scheme {seal.scheme}")
     if not seal_signature_valid(seal):
         raise invalid(f"its signature does not verify (key {seal.key_id})")
 

@@ -253,3 +253,24 @@ def test_gaming_days_are_utc_days_closed_after_midnight():
         "2026-03-30T00:00:00+00:00",
     )
     assert gaming_day_closed_last(datetime(2026, 3, 30, 0, 30, tzinfo=UTC)) == date(2026, 3, 29)
+
+
+def test_the_daily_task_exports_the_closed_day_once(tmp_path, settings):
+    """Beat runs ``audit.export_day`` after midnight; it seals, writes the bundle of the day
+    asked for under AUDIT_EXPORT_DIR, and leaves an exported day alone."""
+    from audit.tasks import audit_export_day_task
+    from tests.audit.helpers import record
+
+    assert settings.CELERY_BEAT_SCHEDULE["audit-export-day"]["task"] == "audit.export_day"
+    settings.AUDIT_EXPORT_DIR = str(tmp_path)
+    record(3)
+    seal_everything()  # the task seals too, but other test runs' transactions may delay it
+    today = timezone.now().date().isoformat()
+    out = Path(audit_export_day_task.run(day=today))
+    assert out == tmp_path / today
+    status, output = verify(out)
+    assert status == 0 and "OK: 3 events in" in output, output
+    written = (out / "manifest.json").read_bytes()
+    record(1)
+    assert audit_export_day_task.run(day=today) == str(out)
+    assert (out / "manifest.json").read_bytes() == written
