@@ -151,7 +151,7 @@ def _day_rounds(start: datetime, end: datetime) -> tuple[list[Shoe], list[Round]
             finished_at__lt=end,
             phase__in=[Round.Phase.SETTLED, Round.Phase.VOIDED],
         )
-        .select_related("table")
+        .select_related("table", "rule_set", "payout_schedule")
         .order_by("finished_at", "id")
     )
     engine_events: dict[int, list[dict]] = {}
@@ -221,7 +221,12 @@ def _round_line(rnd: Round) -> dict[str, Any]:
         "opened_at": rnd.opened_at.isoformat(),
         "finished_at": rnd.finished_at.isoformat() if rnd.finished_at else None,
         "ledger_transaction_id": rnd.ledger_transaction_id,
+        # what a replay needs: the pinned rules, the limits, the engine events; and its result
+        "rule_set": rnd.rule_set.document,
+        "payout_schedule": rnd.payout_schedule.document,
+        "limits": rnd.limits,
         "engine_events": rnd.engine_events,
+        "settlement": rnd.settlement,
     }
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Standalone verifier of an audit export bundle (audit/EXPORT_FORMAT.md).
 
-    python verify_bundle.py BUNDLE_DIR [--trust-key KEY ...] [--quiet]
+    python verify_bundle.py BUNDLE_DIR [--trust-key KEY ...] [--engine SOURCE_TREE] [--quiet]
 
 Needs only Python 3.11+, ``cryptography`` and ``rfc8785`` (pip install cryptography rfc8785):
 no Django, no database, nothing of ours but this file. It checks, and names the first file and
@@ -17,7 +17,9 @@ line that is wrong:
   digest its seal lists, the readable fields equal to the sealed row;
 - the exported chain head's signature, and that it is the last seal when it is in the bundle;
 - the shoes: every revealed shuffle hashes (order + salt) to the commitment recorded before its
-  first card.
+  first card;
+- with ``--engine PATH`` (the casino's source tree, for its pure-Python game engine): every
+  settled round's payouts, re-derived by folding its engine events under its pinned rules.
 
 Exit status 0 when everything holds, 1 with ``FAILED: <file> line <n>: <why>`` otherwise.
 """
@@ -70,6 +72,7 @@ class Result:
     events: int = 0
     seals: int = 0
     rounds: int = 0
+    rounds_rederived: int = 0
     shuffles_verified: int = 0
     legacy_seals: int = 0
     notes: list[str] = field(default_factory=list)
@@ -389,7 +392,30 @@ def _check_shoes(bundle: Path, manifest: dict, result: Result) -> set[int]:
     return shoe_ids
 
 
-def _check_rounds(bundle: Path, manifest: dict, shoe_ids: set[int], result: Result) -> None:
+def _engine(path: Path | None):
+    """The game engine (``tables/engine``, pure Python) from the project at ``path``, or None."""
+    if path is None:
+        return None
+    sys.path.insert(0, str(path))
+    try:
+        from tables import engine
+    except ImportError as error:
+        raise Bad("--engine", 0, f"cannot import tables.engine from {path} ({error})") from None
+    return engine
+
+
+def _rederive(engine, rnd: dict):
+    """The round's settlement re-computed by folding its engine events under its rules."""
+    state = engine.fold(
+        engine.RuleSet.from_json(rnd["rule_set"]),
+        engine.PayoutSchedule.from_json(rnd["payout_schedule"]),
+        [engine.event_from_json(event["payload"]) for event in rnd["engine_events"]],
+        engine.TableLimits(**rnd["limits"]),
+    )
+    return engine.settle(state).to_json()
+
+
+def _check_rounds(bundle: Path, manifest: dict, shoe_ids: set[int], result: Result, engine):
     file = _File(bundle, "rounds.jsonl", manifest)
     for number, text in file.lines():
         rnd = _json(file.name, number, text)
@@ -397,6 +423,28 @@ def _check_rounds(bundle: Path, manifest: dict, shoe_ids: set[int], result: Resu
             raise Bad(
                 file.name, number, f"round {rnd.get('round_id')}'s shoe is not in shoes.jsonl"
             )
+        if engine is not None and rnd.get("phase") == "settled":
+            try:
+                derived = _rederive(engine, rnd)
+            except Exception as error:  # any engine refusal is a finding
+                raise Bad(
+                    file.name,
+                    number,
+                    f"round {rnd.get('round_id')}: the engine refuses its events ({error!r})",
+                ) from None
+            if derived != rnd.get("settlement"):
+                recorded = {
+                    line["bet_id"]: line["paid"]
+                    for line in (rnd.get("settlement") or {}).get("lines", [])
+                }
+                computed = {line["bet_id"]: line["paid"] for line in derived["lines"]}
+                raise Bad(
+                    file.name,
+                    number,
+                    f"round {rnd.get('round_id')}: the engine pays {computed}, "
+                    f"the round records {recorded}",
+                )
+            result.rounds_rederived += 1
         result.rounds += 1
     file.finish()
     totals = _File(bundle, "ledger_totals.jsonl", manifest)
@@ -405,14 +453,19 @@ def _check_rounds(bundle: Path, manifest: dict, shoe_ids: set[int], result: Resu
     totals.finish()
 
 
-def verify_bundle(bundle: Path, *, trusted: list[Ed25519PublicKey] = ()) -> Result:
-    """Check the bundle in ``bundle``; raise ``Bad`` naming the first fault."""
+def verify_bundle(
+    bundle: Path, *, trusted: list[Ed25519PublicKey] = (), engine_path: Path | None = None
+) -> Result:
+    """Check the bundle in ``bundle``; raise ``Bad`` naming the first fault. With
+    ``engine_path`` (the project's source tree), every settled round's payouts are also
+    re-derived through the game engine."""
     result = Result()
+    engine = _engine(engine_path)
     manifest, keys = _check_manifest(bundle, list(trusted))
     sealed = _check_seals(bundle, manifest, keys, result)
     _check_events(bundle, manifest, sealed, result)
     shoe_ids = _check_shoes(bundle, manifest, result)
-    _check_rounds(bundle, manifest, shoe_ids, result)
+    _check_rounds(bundle, manifest, shoe_ids, result, engine)
     if result.legacy_seals:
         result.notes.append(
             f"{result.legacy_seals} seals predate Ed25519 (HMAC): their chain hashes were "
@@ -431,6 +484,12 @@ def main(argv: list[str] | None = None) -> int:
         help="a public key you obtained independently (base64 or PEM, or a file): the "
         "manifest and every seal must be signed by a pinned key; repeat for rotated keys",
     )
+    parser.add_argument(
+        "--engine",
+        type=Path,
+        help="the casino's source tree: re-derive every settled round's payouts through its "
+        "game engine (tables/engine, pure Python)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only failures")
     args = parser.parse_args(argv)
     try:
@@ -438,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as error:
         parser.error(f"--trust-key: {error}")
     try:
-        result = verify_bundle(args.bundle, trusted=trusted)
+        result = verify_bundle(args.bundle, trusted=trusted, engine_path=args.engine)
     except Bad as bad:
         print(f"FAILED: {bad}", file=sys.stderr)
         return 1
@@ -446,6 +505,11 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"OK: {result.events} events in {result.seals} seals, {result.rounds} rounds, "
             f"{result.shuffles_verified} revealed shuffles verified"
+            + (
+                f", {result.rounds_rederived} rounds re-derived by the engine"
+                if args.engine
+                else ""
+            )
         )
         for note in result.notes:
             print(f"note: {note}")

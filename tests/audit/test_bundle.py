@@ -95,8 +95,22 @@ def test_the_verifier_passes_an_export_of_a_played_day(played_day, client):
     assert f"{len(revealed)} revealed shuffles verified" in output
     [key] = client.get("/api/v1/audit/keys/").json()["keys"]  # anonymous: public by design
     assert key["active"] and key["key_id"] == signing.key_id()
-    status, output = verify(played_day, "--trust-key", key["public_key"])
+    root = str(VERIFIER.parents[1])
+    status, output = verify(played_day, "--trust-key", key["public_key"], "--engine", root)
     assert status == 0, output
+    assert "3 rounds re-derived by the engine" in output
+
+
+def test_a_round_whose_recorded_payouts_the_engine_does_not_give_is_named(played_day, tmp_path):
+    bundle = copy(played_day, tmp_path, "payout")
+    rounds = lines(bundle / "rounds.jsonl")
+    rnd = json.loads(rounds[0])
+    rnd["settlement"]["lines"][0]["paid"] += 100
+    rounds[0] = (json.dumps(rnd) + "\n").encode()
+    rewrite(bundle / "rounds.jsonl", rounds)
+    status, output = verify(bundle, "--engine", str(VERIFIER.parents[1]))
+    assert status == 1 and "FAILED: rounds.jsonl line 1: round" in output, output
+    assert "the engine pays" in output
 
 
 def _tampered(bundle: Path, tmp_path: Path, name: str, change) -> tuple[int, str]:
