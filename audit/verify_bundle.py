@@ -89,20 +89,24 @@ def _copy_unescape(text: str) -> str | None:
     return _COPY_ESCAPE.sub(lambda m: _COPY_CHARS.get(m.group(1), m.group(1)), text)
 
 
+_DECODE = tuple(
+    int if column in INT_COLUMNS else json.loads if column == "payload" else None
+    for column in DIGEST_COLUMNS
+)
+
+
 def row_fields(row: str) -> dict:
     """The columns of a sealed row (one line of ``COPY ... TO STDOUT``, text format)."""
     values = row.split("\t")
     if len(values) != len(DIGEST_COLUMNS):
         raise ValueError(f"the row has {len(values)} columns, not {len(DIGEST_COLUMNS)}")
-    fields = {}
-    for column, raw in zip(DIGEST_COLUMNS, values, strict=True):
-        value = _copy_unescape(raw)
-        if value is not None and column in INT_COLUMNS:
-            value = int(value)
-        elif value is not None and column == "payload":
-            value = json.loads(value)
-        fields[column] = value
-    return fields
+    unescape = _copy_unescape
+    return {
+        column: value if decode is None or value is None else decode(value)
+        for column, decode, value in zip(
+            DIGEST_COLUMNS, _DECODE, [unescape(raw) for raw in values], strict=True
+        )
+    }
 
 
 # --- keys and signatures --------------------------------------------------------------------
@@ -316,7 +320,7 @@ def _check_events(bundle: Path, manifest: dict, sealed: _Sealed, result: Result)
     file = _File(bundle, name, manifest)
     for number, text in file.lines():
         event = _json(name, number, text)
-        row = event.get("row")
+        row = event.pop("row", None)
         if not isinstance(row, str):
             raise Bad(name, number, "the event has no sealed row")
         if position >= total:
@@ -329,14 +333,8 @@ def _check_events(bundle: Path, manifest: dict, sealed: _Sealed, result: Result)
             raise Bad(name, number, f"the sealed row cannot be read ({error})") from None
         if fields["id"] != ids[position]:
             raise Bad(name, number, f"seal {seal_of[position]} lists event {ids[position]} here")
-        for column, value in fields.items():
-            if event.get(column, "<absent>") != value:
-                raise Bad(
-                    name,
-                    number,
-                    f"event {fields['id']}: {column} is {event.get(column, '<absent>')!r} but "
-                    f"the sealed row says {value!r}",
-                )
+        if event != fields:
+            raise Bad(name, number, _disagreement(event, fields))
         position += 1
     if position < total:
         raise Bad(
@@ -347,6 +345,14 @@ def _check_events(bundle: Path, manifest: dict, sealed: _Sealed, result: Result)
         )
     file.finish()
     result.events = position
+
+
+def _disagreement(event: dict, fields: dict) -> str:
+    for column in (*DIGEST_COLUMNS, *sorted(set(event) - set(DIGEST_COLUMNS))):
+        shown, sealed = event.get(column, "<absent>"), fields.get(column, "<absent>")
+        if shown != sealed:
+            return f"event {fields['id']}: {column} is {shown!r} but the sealed row says {sealed!r}"
+    raise AssertionError("the fields differ but no column does")
 
 
 def _mismatch(event_id, position: int, sealed: _Sealed) -> str:
