@@ -27,7 +27,7 @@ from audit.digests import BEFORE_FIRST, DIGEST_COLUMNS, DIGEST_FORMAT, digest_se
 from audit.heads import audit_head_export
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import seal_header_fields, unpack_ids
-from audit.verify_bundle import BUNDLE_FORMAT, row_fields
+from audit.verify_bundle import BUNDLE_FORMAT, FILES, row_fields
 from casino.errors import ValidationFailed
 from casino.version import software_version
 from ledger.selectors import AccountingFilter, table_accounting
@@ -56,8 +56,20 @@ def audit_day_export(*, day: date, out: Path) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     if any(out.iterdir()):
         raise ValidationFailed(f"{out} is not empty: a bundle is written into a new directory")
+    try:
+        manifest = _bundle_write(day, start, end, out)
+    except BaseException:
+        for name in (*FILES, "manifest.json"):  # no half-written bundle left behind
+            (out / name).unlink(missing_ok=True)
+        raise
+    return manifest
+
+
+def _bundle_write(day: date, start: datetime, end: datetime, out: Path) -> dict[str, Any]:
+    outermost = not connection.in_atomic_block
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        if outermost:  # one snapshot for the seals, the events and the rest
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         digest_session(cursor)
         seals = _day_seals(start, end)
         files = {
