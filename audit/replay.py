@@ -27,7 +27,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from audit import selectors
-from audit.canonical import canonical_json, sha256_hex
+from audit.canonical import content_hash_matches
 from audit.digests import DIGEST_COLUMNS, DIGEST_SIZE, digest_session
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import unpack_ids
@@ -537,7 +537,7 @@ class _Replay:
         rows = []
         intact = True
         for event in events:
-            hash_ok = sha256_hex(canonical_json(audit_event_content(event))) == event.content_hash
+            hash_ok = content_hash_matches(audit_event_content(event), event.content_hash)
             seal = next(
                 (
                     s

@@ -33,6 +33,7 @@ on one machine don't drop each other's databases).
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import os
@@ -149,6 +150,7 @@ def _gunicorn(database_url: str) -> subprocess.Popen:
         "CASINO_ENV": "production",
         "SECRET_KEY": "bench-" + uuid.uuid4().hex,
         "AUDIT_SIGNING_KEY": "bench-audit-" + uuid.uuid4().hex,
+        "AUDIT_SIGNING_KEYS": base64.b64encode(os.urandom(32)).decode(),
         "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": os.environ.get(
             "BENCH_BROKER_URL", "amqp://guest:guest@127.0.0.1:5672//"
