@@ -27,27 +27,35 @@ M = TypeVar("M", bound=Model)
 
 
 @cache
-def model_select_sql(model: type[Model], where: str, *, lock: str = "") -> str:
+def model_select_sql(
+    model: type[Model], where: str, *, lock: str = "", fields: tuple[str, ...] | None = None
+) -> str:
     """``SELECT <every column of model> FROM <its table> WHERE <where> [<lock>]`` (built once
-    per process)."""
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in model._meta.concrete_fields)
+    per process); ``fields``: only these (attribute names; the others are deferred, as by
+    ``QuerySet.only``: read them with ``model_first(..., fields=)`` alike)."""
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in _selected(model, fields))
     table = connection.ops.quote_name(model._meta.db_table)
     return f"SELECT {columns} FROM {table} WHERE {where} {lock}".rstrip()
 
 
-def model_first(model: type[M], sql: str, params: list) -> M | None:
-    """The first row of ``sql`` (a ``model_select_sql`` statement) as a ``model``, or None."""
+def model_first(
+    model: type[M], sql: str, params: list, *, fields: tuple[str, ...] | None = None
+) -> M | None:
+    """The first row of ``sql`` (a ``model_select_sql`` statement, of the same ``fields``) as
+    a ``model``, or None."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
-    return model_from_row(model, row)
+    return model_from_row(model, row, fields=fields)
 
 
-def model_from_row(model: type[M], row: tuple | None) -> M | None:
+def model_from_row(
+    model: type[M], row: tuple | None, *, fields: tuple[str, ...] | None = None
+) -> M | None:
     """A row of a ``model_select_sql`` statement as a ``model`` (None for no row)."""
     if row is None:
         return None
-    attnames, converters = _loading(model)
+    attnames, converters = _loading(model, fields)
     if converters:
         row = list(row)
         for index, convert in converters:
@@ -55,11 +63,16 @@ def model_from_row(model: type[M], row: tuple | None) -> M | None:
     return model.from_db(connection.alias, attnames, row)
 
 
+def _selected(model: type[Model], fields: tuple[str, ...] | None) -> list:
+    concrete = model._meta.concrete_fields
+    return list(concrete) if fields is None else [f for f in concrete if f.attname in fields]
+
+
 @cache
-def _loading(model: type[Model]):
-    """The attribute names of ``model``'s columns and, per column that needs them, the
-    converters a queryset would apply (Django's, found once)."""
-    fields = model._meta.concrete_fields
+def _loading(model: type[Model], selected: tuple[str, ...] | None = None):
+    """The attribute names of ``model``'s (``selected``) columns and, per column that needs
+    them, the converters a queryset would apply (Django's, found once)."""
+    fields = _selected(model, selected)
     compiler = Query(model).get_compiler(connection=connection)
     table = model._meta.db_table
     found = compiler.get_converters([f.get_col(table) for f in fields])
@@ -78,14 +91,19 @@ def _chain(functions, expression):
     return convert
 
 
-def model_insert(*objs: Model) -> None:
-    """Insert ``objs`` (all of one model) with one statement; sets their primary keys."""
+def model_insert(*objs: Model, also: tuple[str, list] | None = None) -> None:
+    """Insert ``objs`` (all of one model) with one statement; sets their primary keys.
+    ``also``: another data-modifying statement ``(sql, params)`` (an UPDATE, say) run by the
+    same statement as a ``WITH`` clause, saving a round trip; it must not touch the new rows."""
     model = type(objs[0])
     fields, columns, returning, returned = _inserting(model)
     row = f"({', '.join(['%s'] * len(fields))})"
     params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in fields]
+    sql = f"{columns} {', '.join([row] * len(objs))} {returning}"
+    if also is not None:
+        sql, params = f"WITH _also AS ({also[0]}) {sql}", [*also[1], *params]
     with connection.cursor() as cursor:
-        cursor.execute(f"{columns} {', '.join([row] * len(objs))} {returning}", params)
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     for obj, values in zip(objs, rows, strict=True):
         for attname, value in zip(returned, values, strict=True):

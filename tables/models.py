@@ -243,11 +243,29 @@ class Seat(models.Model):
 
 
 class Box(models.Model):
+    """A box of a table. Its row is what a bet locks (``tables/lock_objects.py``), and it keeps
+    what the rules check a new bet against: the bets on it so far in ``round`` (the table's
+    live round; the figures are zero for any other), kept by each bet, so that a bet neither
+    reads nor rewrites the round's state."""
+
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="boxes")
     number = models.PositiveSmallIntegerField()
     seat = models.ForeignKey(
         Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="boxes"
     )
+    round = models.ForeignKey(
+        "Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    controller = models.ForeignKey(
+        "ledger.Player",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
+    )
+    bets = models.PositiveIntegerField(default=0)
+    stake_total = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]
@@ -462,7 +480,8 @@ class Bet(models.Model):
     """A bet on a box: the controller's own or a bet behind. ``ref`` is its engine bet id and
     its ledger ``bet_ref``."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets")
+    # indexed with box and player (below): a bet checks whether its player is on the box already
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets", db_index=False)
     ref = models.CharField(max_length=40, unique=True)
     box = models.PositiveSmallIntegerField()
     behind = models.BooleanField(default=False)
@@ -475,6 +494,7 @@ class Bet(models.Model):
 
     class Meta:
         ordering = ["id"]
+        indexes = [models.Index(fields=["round", "box", "player"], name="bet_round_box_player_idx")]
 
     def __str__(self) -> str:
         return f"bet {self.ref}"

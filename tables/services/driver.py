@@ -84,6 +84,10 @@ class RoundDriver:
         self.actor = actor
         self.rnd = rnd if hasattr(rnd, "_columns_loaded") else columns_remember(rnd)
         self.state = selectors.round_state(rnd)
+        if rnd.phase == Round.Phase.OPEN:
+            # The bets placed so far (folded just now) have no seq: the next event is numbered
+            # after them, so that seq counts the engine events applied, as the cache does.
+            rnd.seq = self.state.events
         self.turn_changed = False
 
     def check(self, event: eng.Event) -> eng.RoundState:
