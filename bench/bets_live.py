@@ -15,7 +15,7 @@ Three figures, each next to a baseline measured in the same run (architecture §
   the same run. Target: at most half of the 4.5-5.2 ms a bet cost before (issue #13).
 
 Environment as ``bench/bets_http.py`` (``BENCH_DATABASE_URL``, ``BENCH_BROKER_URL``,
-``BENCH_WORKERS``); ``BENCH_PORT`` defaults to 8766 here, so it can run next to that bench.
+``BENCH_WORKERS``); ``BENCH_PORT`` defaults to 8791 here, so it can run next to that bench.
 Run: ``python -m bench bets_live``; it creates and drops ``bench_bets_<port>`` and
 ``bench_pgbench_<port>``.
 """
@@ -32,7 +32,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("BENCH_PORT", "8766")
+os.environ.setdefault("BENCH_PORT", "8791")
 
 from bench import bets_http as http  # noqa: E402  (sets Django up)
 from bench._pgcpu import BackendCpu  # noqa: E402

@@ -35,7 +35,7 @@ from typing import NamedTuple
 from django.db import connection
 from django.db.models import QuerySet
 
-from casino.rows import model_first, model_select_sql
+from casino.rows import execute_prepared, model_first, model_select_sql
 from tables.models import Round, Shoe, Table, VoidRequest
 
 
@@ -96,7 +96,8 @@ def box_for_bet(*, table_id: int, number: int, round_id: int, player_id: int) ->
     """The box locked for a bet of ``player_id`` (whose wallet the bet has locked, so none of
     the player's other bets is in flight and the player's facts are current)."""
     with connection.cursor() as cursor:
-        cursor.execute(
+        execute_prepared(
+            cursor,
             _BOX_FOR_BET_SQL,
             {"table": table_id, "box": number, "round": round_id, "player": player_id},
         )

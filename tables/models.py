@@ -448,8 +448,15 @@ class RoundEvent(models.Model):
     input); ``kind='meta'`` rows record the rest for the live stream (opened, suspended, ...).
     ``public`` is what the live stream shows (a face-down card is hidden until revealed)."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    # Indexed by the constraint and the indexes below (each index is work on every event). The
+    # table is the round's (whose key protects it): no constraint, whose check would lock the
+    # table's row for every bet of every player at the table.
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False, db_index=False
+    )
     kind = models.CharField(max_length=8, default="engine")
     seq = models.PositiveIntegerField(null=True, blank=True)  # engine events only: 1, 2, ...
     type = models.CharField(max_length=40)
@@ -480,14 +487,26 @@ class Bet(models.Model):
     """A bet on a box: the controller's own or a bet behind. ``ref`` is its engine bet id and
     its ledger ``bet_ref``."""
 
-    # indexed with box and player (below): a bet checks whether its player is on the box already
+    # Every index and foreign key is work on each bet (bench/bets_live.py). The round is
+    # indexed with box and player (below: a bet checks whether its player is on the box). The
+    # wallet and the operator carry no constraint: accounts are never deleted (a trigger
+    # refuses it; ledger legs refer to them the same way) and the operator is the player's
+    # (whose own key protects it); the unique ref needs no LIKE index (a constraint, below).
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets", db_index=False)
-    ref = models.CharField(max_length=40, unique=True)
+    ref = models.CharField(max_length=40)
     box = models.PositiveSmallIntegerField()
     behind = models.BooleanField(default=False)
     player = models.ForeignKey("ledger.Player", on_delete=models.PROTECT, related_name="+")
-    wallet = models.ForeignKey("ledger.Account", on_delete=models.PROTECT, related_name="+")
-    operator = models.ForeignKey("ledger.Operator", on_delete=models.PROTECT, related_name="+")
+    wallet = models.ForeignKey(
+        "ledger.Account",
+        on_delete=models.DO_NOTHING,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+    operator = models.ForeignKey(
+        "ledger.Operator", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False
+    )
     stake = models.BigIntegerField()  # the original stake
     staked_total = models.BigIntegerField(default=0)  # everything debited for it
     created_at = models.DateTimeField(auto_now_add=True)
@@ -495,6 +514,7 @@ class Bet(models.Model):
     class Meta:
         ordering = ["id"]
         indexes = [models.Index(fields=["round", "box", "player"], name="bet_round_box_player_idx")]
+        constraints = [models.UniqueConstraint(fields=["ref"], name="bet_unique_ref")]
 
     def __str__(self) -> str:
         return f"bet {self.ref}"

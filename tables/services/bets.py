@@ -12,7 +12,7 @@ from django.utils import timezone
 from audit.services import audit_events_batched
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable
-from casino.rows import model_first, model_insert, model_select_sql
+from casino.rows import model_first, model_insert, model_insert_sql, model_select_sql
 from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
@@ -130,23 +130,27 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
             stake=stake,
             staked_total=stake,  # debited below, in this transaction
         )
-        # The box's new figures are written by the bet's INSERT (one round trip).
-        model_insert(bet, also=_box_figures(rnd, player, found, stake, behind))
         payload = event.to_json()
         public = dict(payload)
         public.pop("player_id")
         # No seq: bets are numbered by their place in the fold (RoundEvent id order) when the
         # betting closes; taking the next seq would serialise the round's bets again.
+        round_event = RoundEvent(
+            round=rnd,
+            table_id=rnd.table_id,
+            seq=None,
+            type=event.type,
+            payload=payload,
+            public=public,
+            actor=actor.label,
+        )
+        # One round trip writes the bet, its engine event and the box's new figures.
         model_insert(
-            RoundEvent(
-                round=rnd,
-                table_id=rnd.table_id,
-                seq=None,
-                type=event.type,
-                payload=payload,
-                public=public,
-                actor=actor.label,
-            )
+            bet,
+            also=[
+                model_insert_sql(round_event),
+                _box_figures(rnd, player, found, stake, behind),
+            ],
         )
         events.round_event(actor=actor, round=rnd, seq=None, event=payload, bet_id=bet.pk)
         if stake:
