@@ -47,12 +47,6 @@ def round_for_update(pk: int) -> QuerySet[Round]:
     return Round.objects.select_for_update(of=("self",)).filter(pk=pk)
 
 
-def round_row_for_update(pk: int) -> Round | None:
-    """The round locked as by ``round_for_update``, read without compiling a queryset (the
-    bet path, ``casino/rows.py``); its table is read by id when needed."""
-    return model_first(Round, model_select_sql(Round, "id = %s", lock="FOR UPDATE"), [pk])
-
-
 ROUND_FOR_BET_FIELDS = (
     "id", "table_id", "phase", "rule_set_id", "currency", "limits", "dealer_id",
     "suspended_reason", "betting_closes_at",
