@@ -20,11 +20,12 @@ from tests.factories import funded_player, live_table
 from .conftest import ACTOR, balance, bet
 
 # Round trips per bet through the API, BEGIN and COMMIT included (was 24 behind / 30 for a
-# box's controller, then 15 / 19): credential, idempotency lock and lookup (one round trip),
-# player, round lock, wallet lock, bet, round event, stake posting (transaction + legs), round
-# state, the 2 audit events (one INSERT), record.
-MAX_QUERIES_BEHIND = 13
-MAX_QUERIES_CONTROLLER = 17  # + the box, its seat (found or created) and the box's seat
+# box's controller, then 15 / 19, 13 / 17): credential, idempotency lock and lookup (one round
+# trip), player, round (share lock), wallet lock, box lock (with the box's figures), the bet
+# with its round event and the box's new figures (one INSERT), stake posting (transaction +
+# legs), the 2 audit events (one INSERT), record. The round's row is not written.
+MAX_QUERIES_BEHIND = 12
+MAX_QUERIES_CONTROLLER = 14  # + its seat, found or created
 
 
 @pytest.fixture
