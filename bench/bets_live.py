@@ -14,7 +14,7 @@ Three figures, each next to a baseline measured in the same run (architecture §
   transaction of pgbench's backends (``pgbench -c 16 -j 2 -T 10``, TPC-B-like, scale 16) in
   the same run. Target: at most half of the 4.5-5.2 ms a bet cost before (issue #13).
 
-Environment as ``bench/bets_http.py`` (``BENCH_DATABASE_URL``, ``BENCH_BROKER_URL``,
+Environment as ``bench/bets_http.py`` (``BENCH_DATABASE_URL``, ``BENCH_BROKER_URL``, ``BENCH_FLAT_BETS``,
 ``BENCH_WORKERS``); ``BENCH_PORT`` defaults to 8791 here, so it can run next to that bench.
 Run: ``python -m bench bets_live``; it creates and drops ``bench_bets_<port>`` and
 ``bench_pgbench_<port>``.
@@ -42,7 +42,7 @@ from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 
 CLIENTS = http.CLIENTS
 PLAYERS = 8  # per client: 8 x 7 boxes = 56 bets behind each
-FLAT_BETS = 5000
+FLAT_BETS = int(os.environ.get("BENCH_FLAT_BETS", "5000"))
 BOXES = 7
 STAKE = http.STAKE
 DATABASE = f"bench_bets_{http.PORT}"

@@ -34,6 +34,12 @@ def table(db):
     return live_table("crown")
 
 
+def _row_version(round_id: int) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT xmin::text FROM tables_round WHERE id = %s", [round_id])
+        return cursor.fetchone()[0]
+
+
 def _bet(client, rid, data, key):
     return client.post(f"/api/v1/rounds/{rid}/bets/", data, format="json", HTTP_IDEMPOTENCY_KEY=key)
 
@@ -54,9 +60,11 @@ def test_statements_per_bet(client_for, table, operator):
         ]
     ):
         data = {"player_id": player.pk, "box": box, "stake": 100, "behind": behind}
+        version = _row_version(rid)
         with CaptureQueriesContext(connection) as ctx:
             response = _bet(integration, rid, data, f"k{n}")
         assert response.status_code == 201, response.json()
+        assert _row_version(rid) == version  # the round's row (and cached state) not rewritten
         statements = [q["sql"] for q in ctx.captured_queries]
         assert len(statements) <= bound, "\n".join(s[:120] for s in statements)
         assert not any("SAVEPOINT" in s for s in statements)
