@@ -8,8 +8,8 @@ through the ledger and the audit events, all in one transaction per bet.
 
 Baseline, same run, same PostgreSQL server: ``pgbench -c 16 -j 2 -T 20`` (TPC-B-like) on a
 scratch database initialised at scale 16 (one branch row per client, so pgbench measures the
-server, not contention on one row). Targets (docs/architecture §4): bets/s >= 0.30 x pgbench
-tps, p99 <= 50 ms.
+server, not contention on one row). Targets (issue #13): bets/s >= 0.10 x pgbench tps,
+p99 <= 100 ms.
 
 The 16 clients never share a wallet or a round: each client has its own operator and API key,
 7 players and its own tables, each with one open round (Crown rules with 7 bets per box and
@@ -382,16 +382,16 @@ def main() -> int:
         _check_money(load["accepted_total"])
         tps, pg_latency = _pgbench(os.environ["DATABASE_URL"])
         config = f"{WORKERS} sync workers" if THREADS == 1 else f"{WORKERS}x{THREADS} gthread"
-        ok_rate = rate >= 0.30 * tps
+        ok_rate = rate >= 0.10 * tps
         result(
             name=f"bets via HTTP, {CLIENTS} clients (gunicorn {config}, production settings)",
             figure=rate, unit="bets/s", baseline_name="pgbench -c 16 -j 2 TPC-B-like, tps",
-            baseline=tps, target=">= 0.30 x pgbench", ok=ok_rate and not load["exhausted"],
+            baseline=tps, target=">= 0.10 x pgbench", ok=ok_rate and not load["exhausted"],
         )  # fmt: skip
         result(
             name="bet placement latency p99 via HTTP", figure=p99, unit="ms",
             baseline_name="pgbench average latency, ms", baseline=pg_latency,
-            target="<= 50 ms", ok=p99 <= 50,
+            target="<= 100 ms", ok=p99 <= 100,
         )  # fmt: skip
         result(
             name="bet placement latency p50 via HTTP", figure=p50, unit="ms",
@@ -403,7 +403,7 @@ def main() -> int:
             figure=read_rate, unit="requests/s", baseline_name="pgbench -c 16 -j 2 TPC-B-like, tps",
             baseline=tps, target="",
         )  # fmt: skip
-        return 0 if ok_rate and p99 <= 50 else 1
+        return 0 if ok_rate and p99 <= 100 else 1
     finally:
         if server is not None:
             os.killpg(server.pid, signal.SIGKILL)

@@ -14,8 +14,8 @@ Three figures, each next to a baseline measured in the same run (architecture §
   transaction of pgbench's backends (``pgbench -c 16 -j 2 -T 10``, TPC-B-like, scale 16) in
   the same run. Target: at most half of the 4.5-5.2 ms a bet cost before (issue #13).
 
-Environment as ``bench/bets_http.py`` (``BENCH_DATABASE_URL``, ``BENCH_BROKER_URL``, ``BENCH_FLAT_BETS``,
-``BENCH_WORKERS``); ``BENCH_PORT`` defaults to 8791 here, so it can run next to that bench.
+Environment as ``bench/bets_http.py`` (``BENCH_DATABASE_URL``, ``BENCH_BROKER_URL``,
+``BENCH_WORKERS``), and ``BENCH_FLAT_BETS`` (5000); ``BENCH_PORT`` defaults to 8791 here.
 Run: ``python -m bench bets_live``; it creates and drops ``bench_bets_<port>`` and
 ``bench_pgbench_<port>``.
 """
@@ -34,11 +34,14 @@ from urllib.parse import urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("BENCH_PORT", "8791")
 
-from bench import bets_http as http  # noqa: E402  (sets Django up)
-from bench._pgcpu import BackendCpu  # noqa: E402
-from bench.report import result  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test.utils import setup_databases, teardown_databases  # noqa: E402
+# isort: off
+from bench import bets_http as http  # first: it sets Django up
+from bench._pgcpu import BackendCpu
+from bench.report import result
+from django.db import connection
+from django.test.utils import setup_databases, teardown_databases
+
+# isort: on
 
 CLIENTS = http.CLIENTS
 PLAYERS = 8  # per client: 8 x 7 boxes = 56 bets behind each
@@ -126,9 +129,7 @@ def _world() -> dict:
 def _run(clients: list[dict], run: str) -> dict:
     """Every client places all its bets of ``run``; the rate over the wall time of the run."""
     start_at = time.monotonic() + 0.3
-    threads = [
-        http.Client(c["key"], c[run], start_at, start_at, start_at + 3600) for c in clients
-    ]
+    threads = [http.Client(c["key"], c[run], start_at, start_at, start_at + 3600) for c in clients]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -205,7 +206,7 @@ def main() -> int:
             flush=True,
         )
         print(f"bets: backends' CPU {cpu.seconds:.2f} s for {bets} bets", flush=True)
-        tps, pg_per_txn = _pgbench(os.environ["DATABASE_URL"])
+        _, pg_per_txn = _pgbench(os.environ["DATABASE_URL"])
         complete = not (separate["errors"] or hot["errors"] or flat_client.errors)
         ok_hot = hot["rate"] >= 0.9 * separate["rate"]
         ok_flat = flat_client.accepted == FLAT_BETS and last_p50 <= 1.2 * first_p50
