@@ -1,9 +1,10 @@
 """Live tables: rule versions, tables, seats and boxes, shoes, rounds, bets, hands, decisions.
 
 The engine (``tables.engine``) is the authority on every move of a round; these rows are its
-persistence. A round is event-sourced: ``RoundEvent`` rows (engine event JSON, one per ``seq``)
-are the truth, ``Round.state`` is a cache of ``fold(events)`` written in the same transaction,
-and ``Hand`` / ``Decision`` are read projections. django-fsm guards the coarse phases of
+persistence. A round is event-sourced: ``RoundEvent`` rows (engine event JSON, numbered by
+``seq``, but bets: ``tables/services/bets.py``) are the truth, ``Round.state`` is a cache of
+``fold(events)`` written in the same transaction as every event after the betting (bets are
+folded in when it closes), and ``Hand`` / ``Decision`` are read projections. django-fsm guards the coarse phases of
 ``Table.status`` and ``Round.phase``; row locks (``tables/lock_objects.py``) make racing
 transitions serialise so exactly one wins.
 """
@@ -458,7 +459,9 @@ class RoundEvent(models.Model):
         Table, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False, db_index=False
     )
     kind = models.CharField(max_length=8, default="engine")
-    seq = models.PositiveIntegerField(null=True, blank=True)  # engine events only: 1, 2, ...
+    # Engine events after the bets: n + 1, n + 2, ... for a round of n bets. Bets and meta rows
+    # have none: the fold takes the bets first, in id order (``selectors.round_state_replay``).
+    seq = models.PositiveIntegerField(null=True, blank=True)
     type = models.CharField(max_length=40)
     payload = models.JSONField()
     public = models.JSONField()
