@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('ledger', '0004_json_text_documents'),
-        ('tables', '0005_settlement_storage'),
+        ('tables', '0006_void_lifecycle'),
     ]
 
     operations = [
