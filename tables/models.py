@@ -4,8 +4,8 @@ The engine (``tables.engine``) is the authority on every move of a round; these 
 persistence. A round is event-sourced: ``RoundEvent`` rows (engine event JSON, numbered by
 ``seq``, but bets: ``tables/services/bets.py``) are the truth, ``Round.state`` is a cache of
 ``fold(events)`` written in the same transaction as every event after the betting (bets are
-folded in when it closes), and ``Hand`` / ``Decision`` are read projections. django-fsm guards the coarse phases of
-``Table.status`` and ``Round.phase``; row locks (``tables/lock_objects.py``) make racing
+folded in when it closes), and ``Hand`` / ``Decision`` are read projections. django-fsm
+guards the coarse phases of ``Table.status`` and ``Round.phase``; row locks (``tables/lock_objects.py``) make racing
 transitions serialise so exactly one wins.
 """
 
