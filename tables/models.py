@@ -5,8 +5,8 @@ persistence. A round is event-sourced: ``RoundEvent`` rows (engine event JSON, n
 ``seq``, but bets: ``tables/services/bets.py``) are the truth, ``Round.state`` is a cache of
 ``fold(events)`` written in the same transaction as every event after the betting (bets are
 folded in when it closes), and ``Hand`` / ``Decision`` are read projections. django-fsm
-guards the coarse phases of ``Table.status`` and ``Round.phase``; row locks (``tables/lock_objects.py``) make racing
-transitions serialise so exactly one wins.
+guards the coarse phases of ``Table.status`` and ``Round.phase``; row locks
+(``tables/lock_objects.py``) make racing transitions serialise so exactly one wins.
 """
 
 from __future__ import annotations
