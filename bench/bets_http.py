@@ -2,9 +2,10 @@
 
 What is measured: ``POST /api/v1/rounds/{id}/bets/`` against gunicorn started here with
 production settings (``CASINO_ENV=production``, ``SECRET_KEY``, ``DATABASE_URL``,
-``CELERY_BROKER_URL``, ``ALLOWED_HOSTS=127.0.0.1``): operator API-key auth, a fresh
-``Idempotency-Key`` per bet (stored with the response), the engine's checks, the wallet debit
-through the ledger and the audit events, all in one transaction per bet.
+``CELERY_BROKER_URL``, ``ALLOWED_HOSTS=127.0.0.1``, ``CACHE_URL``: the machine's Redis):
+operator API-key auth, a fresh ``Idempotency-Key`` per bet (stored with the response), the
+engine's checks, the wallet debit through the ledger and the audit events, all in one
+transaction per bet.
 
 Baseline, same run, same PostgreSQL server: ``pgbench -c 16 -j 2 -T 20`` (TPC-B-like) on a
 scratch database initialised at scale 16 (one branch row per client, so pgbench measures the
@@ -143,6 +144,18 @@ def _url_with_db(url: str, name: str) -> str:
     return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
+def _cache_url() -> str:
+    """Production keeps the throttle counters in Redis (README: ``CACHE_URL``): the machine's
+    Redis when it answers (``BENCH_CACHE_URL`` overrides), else the database table."""
+    if "BENCH_CACHE_URL" in os.environ:
+        return os.environ["BENCH_CACHE_URL"]
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return "redis://127.0.0.1:6379/15"
+    except OSError:
+        return ""
+
+
 def _gunicorn(database_url: str) -> subprocess.Popen:
     env = {
         **os.environ,
@@ -154,6 +167,7 @@ def _gunicorn(database_url: str) -> subprocess.Popen:
             "BENCH_BROKER_URL", "amqp://guest:guest@127.0.0.1:5672//"
         ),
         "CELERY_QUEUE": "bench-bets",
+        "CACHE_URL": _cache_url(),
         "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "WARNING",
         "CASINO_DATA_DIR": str(ROOT / ".data" / "bench"),
