@@ -54,7 +54,7 @@ class StaffLoginView(LoginView):
 
     def form_valid(self, form):
         user = form.get_user()
-        target = self.get_success_url()
+        target = self.get_redirect_url() or reverse("admin:index")
         device = mfa.remembered_device(self.request, user=user)
         if device is not None:
             return login_complete(
