@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import Group, User
 from django.db import transaction
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino.actors import Actor
 from casino.api import roles
@@ -22,6 +23,7 @@ from casino.api.services import (
     device_token_revoke,
 )
 from casino.errors import DomainError
+from casino.staff.mfa import TOTP_NAME, backup_codes_issue, totp_device_of, totp_secret
 from ledger.models import Operator, Player
 from ledger.services import wallet_deposit, wallet_open
 from tables import services as table_services
@@ -50,8 +52,18 @@ TABLE_TIMERS = {"betting_seconds": 8, "decision_seconds": 6}
 
 
 @dataclass
+class DemoMfa:
+    """A demo login's second factor, as `make demo` prints it."""
+
+    secret: str  # base32, for an authenticator app
+    otpauth_uri: str
+    backup_codes: list[str]
+
+
+@dataclass
 class DemoCredentials:
     staff: dict[str, str] = field(default_factory=dict)  # username -> password
+    mfa: dict[str, DemoMfa] = field(default_factory=dict)  # username -> second factor
     api_key: str = ""
     operator_code: str = ""
     player_ids: list[int] = field(default_factory=list)
@@ -70,6 +82,7 @@ def demo_seed() -> DemoCredentials:
         admin.set_password("admin" + PASSWORD_SUFFIX)
         admin.save()
     credentials.staff["admin"] = "admin" + PASSWORD_SUFFIX
+    credentials.mfa["admin"] = demo_mfa_enrol(admin)
     for username, role in STAFF.items():
         user, created = User.objects.get_or_create(username=username, defaults={"is_staff": True})
         if created:
@@ -77,6 +90,7 @@ def demo_seed() -> DemoCredentials:
             user.save()
         user.groups.add(Group.objects.get(name=role))
         credentials.staff[username] = username + PASSWORD_SUFFIX
+        credentials.mfa[username] = demo_mfa_enrol(user)
 
     operator, _ = Operator.objects.get_or_create(code="demo-op", defaults={"name": "Demo Operator"})
     for key in ApiKey.objects.filter(operator=operator, revoked_at__isnull=True):
@@ -112,6 +126,20 @@ def demo_seed() -> DemoCredentials:
         if table.status == Table.Status.CLOSED:
             table_services.table_open(actor=ACTOR, table_id=table.pk)
     return credentials
+
+
+DEMO_BACKUP_CODES = 3
+
+
+def demo_mfa_enrol(user) -> DemoMfa:
+    """Every staff login needs a second factor (casino/staff): a demo user keeps one TOTP
+    device across runs (an authenticator app set up once keeps working) and gets fresh
+    backup codes on each run, printed with the password."""
+    device = totp_device_of(user)
+    if device is None:
+        device = TOTPDevice.objects.create(user=user, name=TOTP_NAME, confirmed=True)
+    codes = backup_codes_issue(user=user, count=DEMO_BACKUP_CODES)
+    return DemoMfa(secret=totp_secret(device), otpauth_uri=device.config_url, backup_codes=codes)
 
 
 def demo_tables() -> list[Table]:

@@ -63,10 +63,11 @@ def totp_enrolment_confirm(*, device: TOTPDevice) -> list[str]:
 
 
 @transaction.atomic
-def backup_codes_issue(*, user) -> list[str]:
+def backup_codes_issue(*, user, count: int = BACKUP_CODES) -> list[str]:
+    """Fresh single-use backup codes; the user's earlier ones stop working."""
     StaticDevice.objects.filter(user=user).delete()
     static = StaticDevice.objects.create(user=user, name=BACKUP_NAME, confirmed=True)
-    codes = [StaticToken.random_token() for _ in range(BACKUP_CODES)]
+    codes = [StaticToken.random_token() for _ in range(count)]
     StaticToken.objects.bulk_create(StaticToken(device=static, token=code) for code in codes)
     return codes
 

@@ -79,6 +79,13 @@ class Command(BaseCommand):
             f"  Health:               {base}/api/v1/health/",
             "  Staff logins (username / password):",
             *(f"    {user:<8} {password}" for user, password in credentials.staff.items()),
+            "  Second factor at each login: a code from an authenticator app set up with the",
+            "  login's secret (or its otpauth URI), or a backup code (each works once; new ones",
+            "  on every start); tick 'Remember this device' to skip it for a while:",
+            *(
+                f"    {user:<8} secret {mfa.secret}  backup codes {' '.join(mfa.backup_codes)}"
+                for user, mfa in credentials.mfa.items()
+            ),
             f"  Operator '{credentials.operator_code}' API key (shown once):",
             f"    {credentials.api_key}",
             f"    try: curl -H 'Authorization: Bearer {credentials.api_key}' {base}/api/v1/me/",
