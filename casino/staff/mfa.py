@@ -26,6 +26,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 TOTP_NAME = "authenticator"
 BACKUP_NAME = "backup codes"
 BACKUP_CODES = 10
+TOTP_DIGITS = 6  # TOTPDevice's default, which enrolment keeps
 REMEMBER_COOKIE = "staff_mfa_device"
 _REMEMBER_SALT = "casino.staff.remembered-device"
 
@@ -89,7 +90,12 @@ def token_verify(*, user, token: str, enrolling: TOTPDevice | None = None) -> To
             candidates = list(TOTPDevice.objects.select_for_update().filter(pk=enrolling.pk))
         else:
             candidates = list(devices_for_user(user, for_verify=True))
+        app_code = token.isdigit() and len(token) == TOTP_DIGITS
         for device in candidates:
+            # A code goes to the kind of device it can be for (the app's digits or a backup
+            # code), so a typo does not throttle the other kind too.
+            if isinstance(device, TOTPDevice) != app_code:
+                continue
             allowed, info = device.verify_is_allowed()
             if not allowed:
                 locked_until = (info or {}).get("locked_until")
