@@ -187,6 +187,11 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # --- Staff accounts (casino/staff) ---------------------------------------------------------
+# Pit console alerts (casino/console/selectors.py): this many failed staff logins, or refused
+# API credentials, within CONSOLE_AUTH_BURST_MINUTES; lockouts show for STAFF_LOCKOUT_MINUTES.
+CONSOLE_AUTH_BURST_MINUTES = env_int("CONSOLE_AUTH_BURST_MINUTES", 5)
+CONSOLE_FAILED_LOGIN_BURST = env_int("CONSOLE_FAILED_LOGIN_BURST", 5)
+CONSOLE_REFUSED_CREDENTIAL_BURST = env_int("CONSOLE_REFUSED_CREDENTIAL_BURST", 20)
 # Every console/API staff session passed a second factor (TOTP, backup code or a device
 # remembered for STAFF_MFA_REMEMBER_DAYS; 0 disables remembering).
 STAFF_MFA_REMEMBER_DAYS = env_int("STAFF_MFA_REMEMBER_DAYS", 7)

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from urllib.parse import urlencode
 
-from django.db.models import Q
+from django.conf import settings
+from django.db.models import Count, IntegerField, Q, Sum, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.models import AuditEvent
 from audit.selectors import audit_verification_latest
 from tables.models import Round, Shoe, Table, VoidRequest
 from tables.services import SETTLEMENT_SWEEP_GRACE
@@ -100,6 +105,70 @@ def _shoe_status(shoe: Shoe | None, table: Table) -> str:
     return f"reader, {shoe.decks} {shoe.deck_kind} decks: {shoe.cards_dealt} seen"
 
 
+LOGIN_FAILED = "auth.login_failed"
+LOCKED_OUT = "auth.locked_out"
+CREDENTIAL_REFUSED = "auth.credential_refused"
+
+
+def _audit_log_url(name: str) -> str:
+    return reverse("admin:audit_auditevent_changelist") + "?" + urlencode({"name__exact": name})
+
+
+def security_alerts(*, now: datetime | None = None) -> list[Alert]:
+    """Bursts of failed staff logins or refused API credentials, and recent lockouts, from
+    the audit log: shown on the floor while they are recent (README "Configuration")."""
+    now = now or timezone.now()
+    window = timedelta(minutes=settings.CONSOLE_AUTH_BURST_MINUTES)
+    recent = AuditEvent.objects.filter(occurred_at__gte=now - window)
+    alerts = []
+    lockouts = (
+        AuditEvent.objects.filter(
+            name=LOCKED_OUT,
+            occurred_at__gte=now - timedelta(minutes=settings.STAFF_LOCKOUT_MINUTES),
+        )
+        .order_by("-occurred_at")
+        .values_list("payload__username", "occurred_at")[:5]
+    )
+    for username, at in lockouts:
+        alerts.append(
+            Alert(
+                "error",
+                f"Login of {username} locked out after repeated failures at {at:%H:%M:%S}",
+                _audit_log_url(LOCKED_OUT),
+            )
+        )
+    failed = recent.filter(name=LOGIN_FAILED).aggregate(
+        count=Count("id"), users=Count("payload__username", distinct=True)
+    )
+    if failed["count"] >= settings.CONSOLE_FAILED_LOGIN_BURST:
+        alerts.append(
+            Alert(
+                "warning",
+                f"{failed['count']} failed staff logins "
+                f"({failed['users']} username{'' if failed['users'] == 1 else 's'}) "
+                f"in the last {settings.CONSOLE_AUTH_BURST_MINUTES} minutes",
+                _audit_log_url(LOGIN_FAILED),
+            )
+        )
+    # An aggregated refusal may carry its repeat count (payload "count").
+    refused = (
+        recent.filter(name=CREDENTIAL_REFUSED).aggregate(
+            count=Sum(Coalesce(Cast(KT("payload__count"), IntegerField()), Value(1)))
+        )["count"]
+        or 0
+    )
+    if refused >= settings.CONSOLE_REFUSED_CREDENTIAL_BURST:
+        alerts.append(
+            Alert(
+                "warning",
+                f"{refused} refused API keys or device tokens "
+                f"in the last {settings.CONSOLE_AUTH_BURST_MINUTES} minutes",
+                _audit_log_url(CREDENTIAL_REFUSED),
+            )
+        )
+    return alerts
+
+
 def floor_overview(*, now: datetime | None = None) -> Floor:
     now = now or timezone.now()
     tables = list(Table.objects.select_related("dealer", "rule_set", "pit").order_by("code"))
@@ -187,4 +256,5 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
                 _admin_url("tables_round_change", rnd.pk),
             )
         )
+    floor_alerts += security_alerts(now=now)
     return Floor(rows=rows, alerts=floor_alerts, verification=verification, generated_at=now)
