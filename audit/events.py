@@ -30,9 +30,9 @@ def logout(*, actor: Actor, client: dict[str, str]) -> None:
 
 
 def login_failed(
-    *, actor: Actor, username: str, client: dict[str, str], stage: str = "password"
+    *, actor: Actor, username: str, client: dict[str, str], stage: str = "login"
 ) -> None:
-    """A wrong password, or a wrong second-factor code (``stage`` "mfa")."""
+    """A wrong password (``stage`` "login") or second-factor code (``stage`` "mfa")."""
     audit_event_record(
         name=LOGIN_FAILED,
         actor=actor,

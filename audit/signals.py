@@ -48,7 +48,7 @@ def _login_failed(sender, credentials, request=None, **kwargs):
         actor=actor,
         username=username,
         client=client_of(request),
-        stage=str(credentials.get("stage", "password")),
+        stage=str(credentials.get("stage", "login")),
     )
 
 

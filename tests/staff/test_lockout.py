@@ -73,7 +73,7 @@ def test_wrong_codes_count_towards_the_lockout():
     stages = list(
         AuditEvent.objects.filter(name="auth.login_failed").values_list("payload__stage", flat=True)
     )
-    assert stages == ["password"] * 5 + ["mfa"] * 5
+    assert stages == ["login"] * 5 + ["mfa"] * 5
     assert AuditEvent.objects.filter(name="auth.locked_out").count() == 1
     # the pending login is gone: even the right code cannot finish it
     response = client.post("/admin/mfa/", {"token": totp_code(device)})
