@@ -12,6 +12,7 @@ from audit import disputes, events
 from audit.models import DisputeCase, DisputeNote
 from casino.actors import Actor
 from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.models import Scope
 from casino.errors import NotFound
 
 MAX_ADJUSTMENT = 10**12
@@ -73,6 +74,7 @@ class DisputeListCreateView(generics.GenericAPIView):
     """Dispute cases, newest first (filter by ``status`` or ``round``); open one."""
 
     required_permissions = {"GET": "audit.view_disputecase", "POST": "audit.add_disputecase"}
+    write_scope = Scope.PIT
     serializer_class = DisputeOutputSerializer
 
     class InputSerializer(serializers.Serializer):
@@ -133,6 +135,7 @@ class DisputeNoteView(APIView):
     """Add a staff note, or an evidence reference (``kind=evidence`` with ``evidence_ref``)."""
 
     required_permissions = {"POST": "audit.work_dispute"}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         kind = serializers.ChoiceField(choices=DisputeNote.Kind.choices, default="note")
@@ -155,6 +158,7 @@ class DisputeInvestigateView(APIView):
     """open -> investigating (the replay attached to the case is refreshed)."""
 
     required_permissions = {"POST": "audit.work_dispute"}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         note = serializers.CharField(max_length=2000, required=False, default="")
@@ -185,6 +189,7 @@ class DisputeResolveView(APIView):
     another staff member) or resolved_rejected."""
 
     required_permissions = {"POST": "audit.resolve_dispute"}
+    write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
         outcome = serializers.ChoiceField(choices=["upheld", "rejected"])

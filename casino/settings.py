@@ -266,7 +266,10 @@ REST_FRAMEWORK = {
         "casino.api.authentication.DeviceTokenAuthentication",
         "casino.api.authentication.VerifiedSessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["casino.api.permissions.RolePermission"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "casino.api.permissions.RolePermission",
+        "casino.api.scopes.ScopePermission",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.CursorPagination",
@@ -309,6 +312,13 @@ SPECTACULAR_SETTINGS = {
 
 IDEMPOTENCY_KEY_TTL_HOURS = 24
 
+# Credentials (casino/api/services.py): a lifetime is both the default expiry of a new or
+# rotated key/token and the longest an issuer may choose; a rotation keeps the previous secret
+# valid for the overlap (at most this long) so clients switch without downtime.
+API_KEY_LIFETIME_DAYS = env_int("API_KEY_LIFETIME_DAYS", 365)
+API_DEVICE_TOKEN_LIFETIME_DAYS = env_int("API_DEVICE_TOKEN_LIFETIME_DAYS", 90)
+API_ROTATION_OVERLAP_HOURS = env_int("API_ROTATION_OVERLAP_HOURS", 24)
+
 # --- Audit --------------------------------------------------------------------------------
 # Signs audit seals and exported chain heads (HMAC-SHA256). Keep it outside the database: a
 # role that can rewrite audit tables must not be able to re-sign them. Outside production it
@@ -339,7 +349,7 @@ CELERY_BEAT_SCHEDULE["ledger-operator-events-sweep"] = {
     "schedule": 30.0,
 }
 
-# --- Tables: timers and settlement safety net (tables/services.py timers_sweep) -----------
+# --- Tables: timers and settlement safety net (tables/services/timers.py timers_sweep) ---
 CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
     "task": "tables.timers_sweep",
     "schedule": env_int("TABLES_TIMERS_SWEEP_EVERY_S", 5),

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import PermissionDenied, ValidationFailed
 from ledger import selectors, services
@@ -104,6 +105,7 @@ class PlayerListCreateView(generics.GenericAPIView):
     """Players. An operator's key lists and creates its own players only."""
 
     required_permissions = {"GET": "ledger.view_player", "POST": "ledger.add_player"}
+    write_scope = Scope.MONEY
     serializer_class = PlayerOutputSerializer
 
     class InputSerializer(serializers.Serializer):
@@ -160,6 +162,7 @@ class WalletListCreateView(generics.GenericAPIView):
     """Player wallets, one per player and currency. Opening one that exists returns it (200)."""
 
     required_permissions = {"GET": "ledger.view_account", "POST": "ledger.add_account"}
+    write_scope = Scope.MONEY
     serializer_class = WalletOutputSerializer
 
     class InputSerializer(serializers.Serializer):
@@ -240,6 +243,7 @@ class WalletBalanceView(APIView):
 
 class _FundsView(APIView):
     required_permissions = {"POST": "ledger.move_funds"}
+    write_scope = Scope.MONEY
     service = None
 
     def post(self, request, pk: int):
@@ -397,6 +401,7 @@ class CorrectionListCreateView(generics.GenericAPIView):
     """Corrections: requested by one staff member, approved or rejected by another."""
 
     required_permissions = {"GET": "ledger.view_correction", "POST": "ledger.add_correction"}
+    write_scope = Scope.MONEY
     serializer_class = CorrectionOutputSerializer
 
     def get_queryset(self):
@@ -450,6 +455,7 @@ class CorrectionApproveView(APIView):
     """Approve: posts the reversal and the replacement. Idempotent; the requester can't."""
 
     required_permissions = {"POST": "ledger.approve_correction"}
+    write_scope = Scope.MONEY
 
     @extend_schema(
         request=DecisionInputSerializer,
@@ -475,6 +481,7 @@ class CorrectionApproveView(APIView):
 
 class CorrectionRejectView(APIView):
     required_permissions = {"POST": "ledger.approve_correction"}
+    write_scope = Scope.MONEY
 
     @extend_schema(request=DecisionInputSerializer, responses=CorrectionOutputSerializer)
     def post(self, request, pk: int):
@@ -628,6 +635,7 @@ class OperatorWebhookView(APIView):
     """An operator's webhook URL; setting it rotates the signing secret (shown once)."""
 
     required_permissions = {"POST": "ledger.change_operator"}
+    write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
         url = serializers.URLField(max_length=500, allow_blank=True)

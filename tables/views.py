@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import NotFound, ValidationFailed
 from ledger.models import Player
@@ -142,6 +143,7 @@ def _status_view(name: str, doc: str):
 
     class TableStatusView(APIView):
         required_permissions = {"POST": OPERATE}
+        write_scope = Scope.PIT
 
         @extend_schema(request=None, responses=TableOutputSerializer, summary=doc)
         def post(self, request, pk: int):
@@ -163,6 +165,7 @@ class TableLimitsView(APIView):
     """New limits and timers; logged, effective from the next round."""
 
     required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         min_bet = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
@@ -187,6 +190,7 @@ class TableRulesView(APIView):
     shows the pair's theoretical RTP."""
 
     required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         rule_set_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
@@ -220,6 +224,7 @@ class TableDealerView(APIView):
     """Assign the dealer (the rotation log keeps every assignment)."""
 
     required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         dealer_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
@@ -243,6 +248,7 @@ class TableRoundsView(APIView):
     """The dealer opens a round for bets (its betting timer starts)."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     @extend_schema(request=None, responses={201: RoundSummarySerializer})
     def post(self, request, pk: int):
@@ -255,6 +261,7 @@ class TableShoesView(APIView):
     """A reader-fed table loads a new shoe with its shuffle record (before its first card)."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         shuffle_method = serializers.CharField(max_length=60)
@@ -361,6 +368,7 @@ class RoundCloseBettingView(APIView):
     """The dealer closes betting; on a server-shoe table the server deals at once."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     @extend_schema(request=None, responses=RoundSummarySerializer)
     def post(self, request, pk: int):
@@ -375,6 +383,7 @@ class RoundBetsView(APIView):
     ``betting-closed`` and are logged."""
 
     required_permissions = {"POST": "tables.place_bet"}
+    write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
         player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
@@ -415,6 +424,7 @@ class RoundDecisionsView(APIView):
     it adds are debited."""
 
     required_permissions = {"POST": "tables.play_round"}
+    write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
         player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
@@ -456,6 +466,7 @@ class RoundCardsView(APIView):
     impossible card or a count mismatch suspends the round (409 ``round-suspended``)."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         card = serializers.CharField(max_length=3)
@@ -478,6 +489,7 @@ class RoundDealerDecisionView(APIView):
     """The banker's hit or stand (banker's-choice games)."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         action = serializers.ChoiceField(choices=["hit", "stand"])
@@ -498,6 +510,7 @@ class RoundVoidRequestView(APIView):
     """A pit boss asks for the round to be voided (with a reason)."""
 
     required_permissions = {"POST": "tables.request_void"}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         reason = serializers.CharField(max_length=500)
@@ -519,6 +532,7 @@ class RoundVoidApproveView(APIView):
     undecided stakes are returned."""
 
     required_permissions = {"POST": "tables.approve_void"}
+    write_scope = Scope.PIT
 
     @extend_schema(request=None, responses=RoundSummarySerializer)
     def post(self, request, pk: int):
@@ -534,6 +548,7 @@ class RoundResumeView(APIView):
     """The pit resumes a suspended round (the correct card is scanned next)."""
 
     required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         note = serializers.CharField(max_length=500, required=False, default="")
