@@ -124,6 +124,14 @@ class TokenForm(forms.Form):
     )
     remember = forms.BooleanField(required=False)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        days = settings.STAFF_MFA_REMEMBER_DAYS
+        if days > 0:
+            self.fields["remember"].label = f"Remember this device for {days} days"
+        else:
+            del self.fields["remember"]
+
 
 def _token_step(request, *, site, template: str, extra: dict, enrolling=None):
     """Shared by verification and enrolment: check the posted code against the pending
@@ -135,11 +143,6 @@ def _token_step(request, *, site, template: str, extra: dict, enrolling=None):
         request.session.pop(PENDING_SESSION_KEY, None)
         return None, None, lockout_response(request, user.get_username())
     form = TokenForm(request.POST if request.method == "POST" else None)
-    form.fields[
-        "remember"
-    ].label = f"Remember this device for {settings.STAFF_MFA_REMEMBER_DAYS} days"
-    if settings.STAFF_MFA_REMEMBER_DAYS <= 0:
-        del form.fields["remember"]
     verified = None
     if form.is_valid():
         check = mfa.token_verify(user=user, token=form.cleaned_data["token"], enrolling=enrolling)

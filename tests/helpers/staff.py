@@ -19,12 +19,18 @@ def enrolled_device(user) -> TOTPDevice:
     return device or TOTPDevice.objects.create(user=user, name=TOTP_NAME, confirmed=True)
 
 
-def _session_login(client, user, *, device: TOTPDevice | None) -> None:
+def session_mark_verified(session, user, *, device: TOTPDevice | None = None) -> None:
+    """Mark a logged-in session (not saved here) as the console's login leaves it: its login
+    time and, unless ``device`` is False, the device that verified the second factor."""
+    if device is not False:
+        session[DEVICE_ID_SESSION_KEY] = (device or enrolled_device(user)).persistent_id
+    session[STARTED_KEY] = session[SEEN_KEY] = time.time()
+
+
+def _session_login(client, user, *, device) -> None:
     client.force_login(user)
     session = client.session
-    if device is not None:
-        session[DEVICE_ID_SESSION_KEY] = device.persistent_id
-    session[STARTED_KEY] = session[SEEN_KEY] = time.time()
+    session_mark_verified(session, user, device=device)
     session.save()
 
 
@@ -39,7 +45,7 @@ def login_verified(client, user) -> TOTPDevice:
 def login_unverified(client, user) -> None:
     """A logged-in session that never passed the second factor (which the console's own login
     cannot produce): the API and the console must refuse it."""
-    _session_login(client, user, device=None)
+    _session_login(client, user, device=False)
 
 
 def totp_code(device: TOTPDevice) -> str:
