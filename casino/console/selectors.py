@@ -7,9 +7,9 @@ from datetime import datetime, timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.db.models import Count, IntegerField, Q, Sum, Value
+from django.db.models import Count, IntegerField, Q, Sum
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils import timezone
 
@@ -108,6 +108,7 @@ def _shoe_status(shoe: Shoe | None, table: Table) -> str:
 LOGIN_FAILED = "auth.login_failed"
 LOCKED_OUT = "auth.locked_out"
 CREDENTIAL_REFUSED = "auth.credential_refused"
+CREDENTIAL_REFUSALS = "auth.credential_refusals"
 
 
 def _audit_log_url(name: str) -> str:
@@ -150,13 +151,19 @@ def security_alerts(*, now: datetime | None = None) -> list[Alert]:
                 _audit_log_url(LOGIN_FAILED),
             )
         )
-    # An aggregated refusal may carry its repeat count (payload "count").
-    refused = (
-        recent.filter(name=CREDENTIAL_REFUSED).aggregate(
-            count=Sum(Coalesce(Cast(KT("payload__count"), IntegerField()), Value(1)))
-        )["count"]
-        or 0
+    # The first refusal of an address's window is its own event; the window's others come
+    # in one summary once it closed (casino/api/throttling.py): refused (the first included)
+    # and throttled attempts.
+    refusals = recent.filter(name__in=(CREDENTIAL_REFUSED, CREDENTIAL_REFUSALS)).aggregate(
+        first=Count("id", filter=Q(name=CREDENTIAL_REFUSED)),
+        more=Sum(
+            Cast(KT("payload__refused"), IntegerField())
+            - 1
+            + Cast(KT("payload__throttled"), IntegerField()),
+            filter=Q(name=CREDENTIAL_REFUSALS),
+        ),
     )
+    refused = refusals["first"] + (refusals["more"] or 0)
     if refused >= settings.CONSOLE_REFUSED_CREDENTIAL_BURST:
         alerts.append(
             Alert(

@@ -58,14 +58,11 @@ def test_a_lockout_shows_as_an_error_until_its_cool_off_ends():
     assert not any("locked out" in text for text in later)
 
 
-def _refused(count: int | None = None) -> None:
-    payload = {"kind": "ck", "prefix": "", "reason": "invalid"}
-    if count is not None:
-        payload["count"] = count
+def _refused() -> None:
     audit_event_record(
         name="auth.credential_refused",
         actor=Actor(kind="anonymous", id=None, label="ck:?"),
-        payload=payload,
+        payload={"kind": "ck", "prefix": "", "reason": "invalid"},
     )
 
 
@@ -79,6 +76,11 @@ def test_a_burst_of_refused_credentials_shows_on_the_floor():
     assert _texts(now=timezone.now() + timedelta(minutes=6)) == []
 
 
-def test_aggregated_refusals_count_with_their_repeats():
-    _refused(count=30)
-    assert _texts() == ["30 refused API keys or device tokens in the last 5 minutes"]
+def test_summarized_refusals_count_with_their_throttled_attempts():
+    _refused()  # the first of its address's window; the summary counts it again in "refused"
+    audit_event_record(
+        name="auth.credential_refusals",
+        actor=Actor(kind="anonymous", id=None, label="203.0.113.5"),
+        payload={"window": {}, "refused": 10, "throttled": 25},
+    )
+    assert _texts() == ["35 refused API keys or device tokens in the last 5 minutes"]
