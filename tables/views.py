@@ -25,7 +25,7 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.inputs import MAX_ID, IdField, JsonIntegerField, staff_user_required, validated
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import NotFound, ValidationFailed
@@ -168,14 +168,14 @@ class TableLimitsView(APIView):
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        min_bet = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
-        max_bet = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
-        box_max = serializers.IntegerField(
+        min_bet = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT)
+        max_bet = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT)
+        box_max = JsonIntegerField(
             min_value=1, max_value=MAX_AMOUNT, required=False, allow_null=True
         )
-        min_unit = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
-        decision_seconds = serializers.IntegerField(min_value=1, max_value=3600, required=False)
-        betting_seconds = serializers.IntegerField(min_value=1, max_value=3600, required=False)
+        min_unit = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
+        decision_seconds = JsonIntegerField(min_value=1, max_value=3600, required=False)
+        betting_seconds = JsonIntegerField(min_value=1, max_value=3600, required=False)
 
     @extend_schema(request=InputSerializer, responses=TableOutputSerializer)
     def post(self, request, pk: int):
@@ -193,8 +193,8 @@ class TableRulesView(APIView):
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        rule_set_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-        payout_schedule_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        rule_set_id = IdField()
+        payout_schedule_id = IdField()
 
     class OutputSerializer(serializers.Serializer):
         table = TableOutputSerializer()
@@ -227,7 +227,7 @@ class TableDealerView(APIView):
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        dealer_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        dealer_id = IdField()
 
     @extend_schema(request=InputSerializer, responses=DealerAssignmentOutputSerializer)
     def post(self, request, pk: int):
@@ -386,9 +386,9 @@ class RoundBetsView(APIView):
     write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-        box = serializers.IntegerField(min_value=1, max_value=100)
-        stake = serializers.IntegerField(min_value=0, max_value=MAX_AMOUNT)
+        player_id = IdField()
+        box = JsonIntegerField(min_value=1, max_value=100)
+        stake = JsonIntegerField(min_value=0, max_value=MAX_AMOUNT)
         behind = serializers.BooleanField(required=False, default=False)
 
     @extend_schema(
@@ -427,16 +427,14 @@ class RoundDecisionsView(APIView):
     write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        player_id = IdField()
         action = serializers.CharField(max_length=20)
-        amount = serializers.IntegerField(
+        amount = JsonIntegerField(
             min_value=0, max_value=MAX_AMOUNT, required=False, allow_null=True
         )
         bet_id = serializers.CharField(max_length=40, required=False, allow_null=True)
-        box = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
-        hand_index = serializers.IntegerField(
-            min_value=0, max_value=100, required=False, allow_null=True
-        )
+        box = JsonIntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+        hand_index = JsonIntegerField(min_value=0, max_value=100, required=False, allow_null=True)
 
     @extend_schema(
         request=InputSerializer, responses=PlayedSerializer, parameters=[IDEMPOTENCY_PARAMETER]
@@ -470,7 +468,7 @@ class RoundCardsView(APIView):
 
     class InputSerializer(serializers.Serializer):
         card = serializers.CharField(max_length=3)
-        shoe_position = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+        shoe_position = JsonIntegerField(min_value=1, max_value=100_000, required=False)
 
     @extend_schema(request=InputSerializer, responses=CardPostedSerializer)
     def post(self, request, pk: int):
