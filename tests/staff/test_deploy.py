@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cryptography.fernet import Fernet
 from django.conf import settings
 from django.test import Client
 
@@ -29,6 +30,7 @@ def _check_deploy(tmp_path, **overrides) -> subprocess.CompletedProcess:
         "DATABASE_URL": settings.DATABASE_URL,
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "AUDIT_SIGNING_KEY": secrets.token_hex(32),
+        "LEDGER_WEBHOOK_SECRET_KEYS": Fernet.generate_key().decode(),
         "ALLOWED_HOSTS": "casino.example",
         "STATIC_ROOT": str(tmp_path / "static"),
         **overrides,
