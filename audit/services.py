@@ -39,6 +39,9 @@ def audit_event_record(
     unknown = set(references) - set(REFERENCE_FIELDS)
     if unknown:
         raise TypeError(f"unknown audit references: {sorted(unknown)}")
+    attribution = actor.attribution()
+    if attribution:  # on whose behalf, set off by what: hashed and sealed with the rest
+        payload = {**(payload or {}), "attribution": attribution}
     event = AuditEvent(
         occurred_at=timezone.now(),
         name=name,

@@ -143,7 +143,7 @@ class ReplayLineSerializer(serializers.Serializer):
 class ReplayDifferenceSerializer(serializers.Serializer):
     kind = serializers.CharField(
         help_text="line | stake | recorded | unposted | unknown_bet | event_modified | "
-        "event_unaudited | audit_event_modified | replay_failed"
+        "event_unaudited | audit_event_modified | replay_failed | card_not_in_shoe_order"
     )
     bet_ref = serializers.CharField()
     line = serializers.IntegerField(allow_null=True)
@@ -174,6 +174,10 @@ class RoundReplayView(APIView):
         ledger = serializers.DictField()
         differences = ReplayDifferenceSerializer(many=True)
         integrity = serializers.DictField()
+        shoes = serializers.ListField(
+            child=serializers.DictField(),
+            help_text="each shoe's proof: commitments (and when), revealed order, verification",
+        )
         settled_at = serializers.DateTimeField(allow_null=True)
 
     @extend_schema(responses=OutputSerializer)

@@ -344,6 +344,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DisputeNoteKindEnum": "audit.models.DisputeNote.Kind",
         "LegKindEnum": "ledger.models.Leg.Kind",
+        "VoidRequestStatusEnum": "tables.models.VoidRequest.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -425,3 +426,6 @@ CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
 # Server-Sent Events of a table (tables/views.py): seconds a stream stays open before the
 # client reconnects with Last-Event-ID; short under test so the API fuzzer never waits.
 TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "test" else 20)
+# A void request holds its round (tables/services/voids.py); nobody deciding within this many
+# seconds expires it and the round carries on.
+TABLES_VOID_REQUEST_EXPIRES_S = env_int("TABLES_VOID_REQUEST_EXPIRES_S", 600)

@@ -38,6 +38,7 @@ def bet_place(
     Raises ``BettingClosed`` (409) once betting has closed or its time is up; a caller outside
     a transaction gets the refusal audited here, a caller inside one (the API's idempotency
     block, which rolls back) records it with ``late_bet_record`` after the rollback."""
+    actor = actor.acting_for(Actor.for_player(player))
     try:
         return _bet_place(
             actor=actor,
