@@ -7,6 +7,7 @@ Django sees it) is outside its allow-list. Its scopes are checked per view by
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -138,3 +139,31 @@ class DeviceTokenScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "http", "scheme": "bearer", "description": "Dealer device token (dt_…)"}
+
+
+class VerifiedSessionAuthentication(authentication.SessionAuthentication):
+    """Staff sessions (the console's login), accepted only once they passed the second
+    factor: a session that did not is refused with 403, not treated as anonymous."""
+
+    def authenticate(self, request):
+        from casino.staff.mfa import is_verified
+
+        result = super().authenticate(request)
+        if result is not None and not is_verified(request._request.user):
+            raise exceptions.PermissionDenied(
+                "This staff session has not passed the second factor (MFA): log in again."
+            )
+        return result
+
+
+class VerifiedSessionScheme(OpenApiAuthenticationExtension):
+    target_class = VerifiedSessionAuthentication
+    name = "cookieAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "cookie",
+            "name": settings.SESSION_COOKIE_NAME,
+            "description": "Staff session of the console login (password and second factor)",
+        }

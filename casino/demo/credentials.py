@@ -59,6 +59,15 @@ def as_text(data: dict) -> str:
             f"    {login['username']:<8} {login['password']:<18} {login['role']}"
             for login in data["logins"]
         ),
+        "  Second factor at each login: a code from an authenticator app set up with the",
+        "  login's secret (or its otpauth_uri in the file), or a backup code (each works once;",
+        "  new ones on every start); 'Remember this device' skips it for a while:",
+        *(
+            f"    {login['username']:<8} secret {login['totp_secret']}  "
+            f"backup codes {' '.join(login['backup_codes'])}"
+            for login in data["logins"]
+            if "totp_secret" in login
+        ),
         f"  Operator '{operator['code']}' API key:",
         f"    {operator['api_key']}",
         f"    try: curl -H 'Authorization: Bearer {operator['api_key']}' {api}me/",

@@ -12,13 +12,14 @@ from casino.api import roles
 from casino.api.models import ApiKey, DeviceToken
 from tests.conftest import bearer_client
 from tests.factories import UserFactory
+from tests.helpers.staff import login_verified
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def supervisor(client):
-    client.force_login(UserFactory(roles=[roles.FLOOR_SUPERVISOR]))
+    login_verified(client, UserFactory(roles=[roles.FLOOR_SUPERVISOR]))
     return client
 
 

@@ -11,6 +11,7 @@ from ledger.models import Account, Correction, Leg, OperatorEvent
 from ledger.selectors import AccountingFilter, ledger_reconcile, table_accounting
 from ledger.services import SettlementLine
 from tests.factories import OperatorFactory, PlayerFactory, TableFactory, UserFactory, WalletFactory
+from tests.helpers.staff import login_verified
 from tests.ledger.conftest import ACTOR, fund, stake
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +104,7 @@ def test_the_requester_cannot_approve_their_own_correction_via_the_api(settled_r
     _, original = settled_round
     supervisor = UserFactory(roles=[roles.FLOOR_SUPERVISOR])
     client = APIClient()
-    client.force_login(supervisor)
+    login_verified(client, supervisor)
     created = client.post(
         "/api/v1/corrections/", {"transaction_id": original.pk, "reason": "x"}, format="json"
     )
