@@ -121,6 +121,16 @@ def process_exited(pid: int) -> None:
         multiprocess.mark_process_dead(pid)
 
 
+def multiprocess_dir_clear() -> None:
+    """Empty the multiprocess directory before a fresh set of processes starts (the demo; a
+    container's tmpfs volume starts empty anyway): counters start from zero again."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        for name in os.listdir(directory):
+            if name.endswith(".db"):
+                os.remove(os.path.join(directory, name))
+
+
 class StateCollector:
     """Gauges computed from PostgreSQL and the broker when scraped (see casino/health.py)."""
 

@@ -32,7 +32,10 @@ def command(name: str, extra: list[str]) -> list[str]:
             "--config", "python:casino.gunicorn_conf",
             *extra,
         ]  # fmt: skip
-    celery = [python, "-m", "celery", "-A", "casino"]
+    # --quiet (no start-up banner) is an option of celery itself, not of its subcommands.
+    quiet = ["--quiet"] if "--quiet" in extra else []
+    extra = [arg for arg in extra if arg != "--quiet"]
+    celery = [python, "-m", "celery", *quiet, "-A", "casino"]
     if name == "worker":
         queue = _env("CELERY_QUEUE", "casino")
         return [

@@ -96,7 +96,7 @@ def _celery_connect() -> None:
 def _inject(headers=None, **kwargs):
     from opentelemetry.propagate import inject
 
-    if headers is not None:
+    if headers is not None and _provider is not None:
         inject(headers)
 
 
@@ -105,6 +105,8 @@ def _task_start(task_id=None, task=None, **kwargs):
     from opentelemetry.propagate import extract
     from opentelemetry.trace import SpanKind
 
+    if _provider is None:
+        return
     carrier = {k: getattr(task.request, k) for k in ("traceparent", "tracestate")
                if getattr(task.request, k, None)}  # fmt: skip
     span = _tracer().start_span(task.name, context=extract(carrier), kind=SpanKind.CONSUMER)
