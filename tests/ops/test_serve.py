@@ -101,3 +101,29 @@ def test_migrate_web_worker_and_beat_entry_points(celery_queues):
     finally:
         outputs = {name: _stop(process) for name, process in processes.items()}
     assert '"event"' in outputs["worker"], outputs["worker"][-2000:]  # JSON log lines
+
+
+def test_the_deployment_files_start_only_the_tested_entry_points():
+    """compose.yaml's app services and the Dockerfile run ``python -m casino.serve <name>``
+    with names the entry point knows (the ones the test above starts)."""
+    import yaml
+
+    from casino.serve import command
+
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    names = {
+        service["command"][0]
+        for service in compose["services"].values()
+        if service.get("image", "").startswith("casino")
+    }
+    assert names == {"migrate", "web", "worker", "webhooks", "beat"}
+    for name in names:
+        assert command(name, [])  # known to casino.serve (an unknown name exits)
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert 'ENTRYPOINT ["python", "-m", "casino.serve"]' in dockerfile
+    # The web image goes without the game maths; only the worker target installs them.
+    web_stage = dockerfile.split("FROM web AS worker")[0]
+    assert "pip install -r requirements.txt" in web_stage
+    assert "pip install -r requirements-maths.txt" not in web_stage
+    assert compose["services"]["worker"]["build"]["target"] == "worker"
+    assert compose["x-app"]["build"]["target"] == "web"
