@@ -9,14 +9,34 @@
 
 from __future__ import annotations
 
+import functools
 import hmac
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
 
 from casino import health
 from casino.api.problems import problem_response
+
+
+def get_only(view):
+    """GET and HEAD only; another method is a 405 problem like the rest of the API's (no
+    CSRF check first: nothing here changes anything)."""
+
+    @csrf_exempt
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.method not in ("GET", "HEAD"):
+            response = problem_response(
+                status=405, code="method-not-allowed", title="Method not allowed",
+                detail=f"{request.method} is not allowed here; use GET.",
+            )  # fmt: skip
+            response["Allow"] = "GET, HEAD"
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
 def _allowed(request) -> HttpResponse | None:
@@ -40,19 +60,19 @@ def _allowed(request) -> HttpResponse | None:
     )  # fmt: skip
 
 
-@require_GET
+@get_only
 def live(request):
     return JsonResponse({"status": "ok"})
 
 
-@require_GET
+@get_only
 def ready(request):
     report = health.readiness()
     body = {k: ({"ok": v["ok"]} if isinstance(v, dict) else v) for k, v in report.items()}
     return JsonResponse(body, status=200 if report["status"] == "ok" else 503)
 
 
-@require_GET
+@get_only
 def detail(request):
     refusal = _allowed(request)
     if refusal is not None:
@@ -61,7 +81,7 @@ def detail(request):
     return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
 
 
-@require_GET
+@get_only
 def metrics(request):
     refusal = _allowed(request)
     if refusal is not None:

@@ -80,3 +80,10 @@ def test_detailed_health_reports_heartbeats_and_lags_against_thresholds(client, 
     stale = client.get("/api/v1/health/detail/")
     assert stale.status_code == 503 and stale.json()["status"] == "degraded"
     assert stale.json()["beat"]["ok"] is False
+
+
+def test_another_method_is_a_405_problem(client):
+    for path in ("/api/v1/health/live/", "/api/v1/health/ready/", "/api/v1/metrics/"):
+        response = client.post(path)
+        assert response.status_code == 405
+        assert response.json()["type"].endswith("/method-not-allowed")
