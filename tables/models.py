@@ -1,17 +1,19 @@
 """Live tables: rule versions, tables, seats and boxes, shoes, rounds, bets, hands, decisions.
 
 The engine (``tables.engine``) is the authority on every move of a round; these rows are its
-persistence. A round is event-sourced: ``RoundEvent`` rows (engine event JSON, one per ``seq``)
-are the truth, ``Round.state`` is a cache of ``fold(events)`` written in the same transaction,
-and ``Hand`` / ``Decision`` are read projections. django-fsm guards the coarse phases of
-``Table.status`` and ``Round.phase``; row locks (``tables/lock_objects.py``) make racing
-transitions serialise so exactly one wins.
+persistence. A round is event-sourced: ``RoundEvent`` rows (engine event JSON, numbered by
+``seq``, but bets: ``tables/services/bets.py``) are the truth, ``Round.state`` is a cache of
+``fold(events)`` written in the same transaction as every event after the betting (bets are
+folded in when it closes), and ``Hand`` / ``Decision`` are read projections. django-fsm
+guards the coarse phases of ``Table.status`` and ``Round.phase``; row locks
+(``tables/lock_objects.py``) make racing transitions serialise so exactly one wins.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django_fsm import FSMField, transition
 
 from audit.models import CurrentTransactionId
@@ -148,6 +150,8 @@ class Table(models.Model):
             ("play_round", "Can make players' decisions"),
             ("request_void", "Can request a round void"),
             ("approve_void", "Can approve a round void"),
+            ("reject_void", "Can reject another staff member's void request"),
+            ("cancel_void", "Can cancel any void request (the requester cancels their own)"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -243,11 +247,29 @@ class Seat(models.Model):
 
 
 class Box(models.Model):
+    """A box of a table. Its row is what a bet locks (``tables/lock_objects.py``), and it keeps
+    what the rules check a new bet against: the bets on it so far in ``round`` (the table's
+    live round; the figures are zero for any other), kept by each bet, so that a bet neither
+    reads nor rewrites the round's state."""
+
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="boxes")
     number = models.PositiveSmallIntegerField()
     seat = models.ForeignKey(
         Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="boxes"
     )
+    round = models.ForeignKey(
+        "Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    controller = models.ForeignKey(
+        "ledger.Player",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
+    )
+    bets = models.PositiveIntegerField(default=0)
+    stake_total = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]
@@ -363,6 +385,9 @@ class Round(models.Model):
     seq = models.PositiveIntegerField(default=0)  # engine events applied
     state = models.JSONField()  # cache of fold(events); rebuilt from RoundEvent when needed
     suspended_reason = models.CharField(max_length=500, blank=True, default="")
+    # Set while a void request holds the round (§8): no card, decision, timer default or
+    # settlement until the request is approved, rejected, cancelled or expires.
+    held_since = models.DateTimeField(null=True, blank=True)
     # timers: the betting deadline, and the current decision window (token = seq it opened at)
     betting_closes_at = models.DateTimeField(null=True, blank=True)
     decision_deadline = models.DateTimeField(null=True, blank=True)
@@ -430,10 +455,19 @@ class RoundEvent(models.Model):
     input); ``kind='meta'`` rows record the rest for the live stream (opened, suspended, ...).
     ``public`` is what the live stream shows (a face-down card is hidden until revealed)."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    # Indexed by the constraint and the indexes below (each index is work on every event). The
+    # table is the round's (whose key protects it): no constraint, whose check would lock the
+    # table's row for every bet of every player at the table.
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False, db_index=False
+    )
     kind = models.CharField(max_length=8, default="engine")
-    seq = models.PositiveIntegerField(null=True, blank=True)  # engine events only: 1, 2, ...
+    # Engine events after the bets: n + 1, n + 2, ... for a round of n bets. Bets and meta rows
+    # have none: the fold takes the bets first, in id order (``selectors.round_state_replay``).
+    seq = models.PositiveIntegerField(null=True, blank=True)
     type = models.CharField(max_length=40)
     payload = models.JSONField()
     public = models.JSONField()
@@ -462,19 +496,34 @@ class Bet(models.Model):
     """A bet on a box: the controller's own or a bet behind. ``ref`` is its engine bet id and
     its ledger ``bet_ref``."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets")
-    ref = models.CharField(max_length=40, unique=True)
+    # Every index and foreign key is work on each bet (bench/bets_live.py). The round is
+    # indexed with box and player (below: a bet checks whether its player is on the box). The
+    # wallet and the operator carry no constraint: accounts are never deleted (a trigger
+    # refuses it; ledger legs refer to them the same way) and the operator is the player's
+    # (whose own key protects it); the unique ref needs no LIKE index (a constraint, below).
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets", db_index=False)
+    ref = models.CharField(max_length=40)
     box = models.PositiveSmallIntegerField()
     behind = models.BooleanField(default=False)
     player = models.ForeignKey("ledger.Player", on_delete=models.PROTECT, related_name="+")
-    wallet = models.ForeignKey("ledger.Account", on_delete=models.PROTECT, related_name="+")
-    operator = models.ForeignKey("ledger.Operator", on_delete=models.PROTECT, related_name="+")
+    wallet = models.ForeignKey(
+        "ledger.Account",
+        on_delete=models.DO_NOTHING,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+    operator = models.ForeignKey(
+        "ledger.Operator", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False
+    )
     stake = models.BigIntegerField()  # the original stake
     staked_total = models.BigIntegerField(default=0)  # everything debited for it
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
+        indexes = [models.Index(fields=["round", "box", "player"], name="bet_round_box_player_idx")]
+        constraints = [models.UniqueConstraint(fields=["ref"], name="bet_unique_ref")]
 
     def __str__(self) -> str:
         return f"bet {self.ref}"
@@ -530,9 +579,16 @@ class Decision(models.Model):
 
 
 class VoidRequest(models.Model):
+    """A request to void a round (§8). While it is open (``requested``) the round is held
+    (``Round.held_since``); approval voids the round, rejection, cancellation or expiry ends
+    the hold and the round carries on where it stopped."""
+
     class Status(models.TextChoices):
         REQUESTED = "requested"
         APPROVED = "approved"
+        REJECTED = "rejected"  # by another staff member (four eyes, as approval)
+        CANCELLED = "cancelled"  # by the requester or a pit boss
+        EXPIRED = "expired"  # nobody decided within TABLES_VOID_REQUEST_EXPIRES_S
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="void_requests")
     reason = models.CharField(max_length=500)
@@ -540,18 +596,28 @@ class VoidRequest(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    requested_at = models.DateTimeField(auto_now_add=True)
-    approved_by = models.ForeignKey(
+    requested_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    # Betting time left when the hold froze the betting (a request during betting); a round
+    # that resumes gets it back.
+    betting_left = models.DurationField(null=True, blank=True)
+    decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    approved_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_note = models.CharField(max_length=500, blank=True, default="")
 
     class Meta:
         ordering = ["-id"]
         constraints = [
-            models.UniqueConstraint(fields=["round"], name="void_one_request_per_round"),
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=models.Q(status="requested"),
+                name="void_one_open_request_per_round",
+            ),
             models.CheckConstraint(
-                condition=~models.Q(approved_by=models.F("requested_by")),
+                condition=~models.Q(status__in=["approved", "rejected"])
+                | ~models.Q(decided_by=models.F("requested_by")),
                 name="void_two_people",
             ),
         ]

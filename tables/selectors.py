@@ -1,8 +1,8 @@
 """Reads of the tables app: tables, rounds, the engine state of a round, public round views.
 
-The engine state of a round is ``Round.state`` (a cache written with every event) or, when the
-cache is missing or stale, the fold of the round's ``RoundEvent`` rows: crash recovery, replay
-and the cache are the same fold.
+The engine state of a round is ``Round.state`` (a cache written with every event but bets) or,
+when the cache is missing or stale, or the round still takes bets, the fold of the round's
+``RoundEvent`` rows: crash recovery, replay and the cache are the same fold.
 """
 
 from __future__ import annotations
@@ -16,17 +16,19 @@ from django.db.models import QuerySet
 from casino.errors import NotFound
 from tables import engine as eng
 from tables import visibility
-from tables.models import Round, RoundEvent, Table
+from tables.models import Round, RoundEvent, Table, VoidRequest
 
 
 def round_state_replay(rnd: Round) -> eng.RoundState:
     """The round's state rebuilt from its persisted engine events (the source of truth)."""
     # One JSON array parsed at once instead of a row (and a json.loads) per event: a
-    # 10,000-bet round has ~10,300 events, folded at settlement.
+    # 10,000-bet round has ~10,300 events, folded at settlement. The bets come first, in the
+    # order they were written (they have no seq: ``tables/services/bets.py``; a bet's box and
+    # player facts were read under locks that its predecessors in this order had released).
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT coalesce(json_agg(payload ORDER BY seq), '[]') FROM tables_roundevent "
-            "WHERE round_id = %s AND kind = 'engine'",
+            "SELECT coalesce(json_agg(payload ORDER BY seq NULLS FIRST, id), '[]') "
+            "FROM tables_roundevent WHERE round_id = %s AND kind = 'engine'",
             [rnd.pk],
         )
         payloads = cursor.fetchone()[0]
@@ -41,9 +43,10 @@ def round_state_replay(rnd: Round) -> eng.RoundState:
 
 
 def round_state(rnd: Round) -> eng.RoundState:
-    """The round's current engine state: the cache when it is current, else the replay."""
+    """The round's current engine state: the cache when it is current, else the replay (always
+    while betting is open: bets don't update the cache)."""
     cached = rnd.state
-    if cached and cached.get("events") == rnd.seq:
+    if cached and cached.get("events") == rnd.seq and rnd.phase != Round.Phase.OPEN:
         return eng.RoundState.from_json(cached)
     return round_state_replay(rnd)
 
@@ -153,6 +156,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
     whose turn, timers, and the caller's legal actions (``player_id``: the player the operator
     asks for)."""
     state = round_state(rnd)
+    held = rnd.held_since is not None
     hidden = visibility.dealer_hidden(state)
     dealer_cards = [None if hidden else c.code for c in state.dealer]
     dv = state.dealer_value()
@@ -171,6 +175,8 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
                 {
                     "index": index,
                     "cards": cards,
+                    # positions of the cards the rules dealt without a decision (§6, §7)
+                    "forced_cards": [i for i in h.forced_cards if i < len(h.cards)],
                     "total": None if covered else v.total,
                     "soft": v.soft and not covered,
                     "status": h.status,
@@ -210,8 +216,155 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
         },
         "boxes": boxes,
         "turn": visibility.turn_json(state),
-        "next_card": visibility.target_json(state.next_card_target()),
-        "your_actions": caller_actions(state, player_id=player_id),
+        "next_card": visibility.target_json(
+            state.next_card_target(), forced=state.next_card_forced()
+        ),
+        "held": held,
+        "void_request": _void_request_state(rnd),
+        # nothing is legal while a void request holds the round
+        "your_actions": [] if held else caller_actions(state, player_id=player_id),
         "betting_closes_at": rnd.betting_closes_at,
         "decision_deadline": rnd.decision_deadline,
+    }
+
+
+COMMITMENT_ALGORITHM = "sha256 of the card codes in order, then the salt (hex)"
+
+
+def shoe_proof(shoe) -> dict[str, Any]:
+    """The evidence that a shoe's cards were genuine, as plain data (replay, shoe page, export).
+
+    Per shuffle: the commitment and when it was recorded (the shuffle row and its audit event),
+    when the first card after it was dealt (the commitment must come first), and, once the shoe
+    is retired, the revealed order and salt re-verified here against the commitment (not the
+    flag stored at retirement). A reader-fed shoe reveals nothing: its cards were checked
+    against the shoe's composition as they were read; its shuffler's commitment, if it sent
+    one, is shown as recorded.
+    """
+    from audit.models import AuditEvent
+
+    shuffled = {
+        e.payload.get("shuffle"): e
+        for e in AuditEvent.objects.filter(
+            name="tables.shoe_shuffled", table_id=shoe.table_id, payload__shoe_id=shoe.pk
+        ).order_by("id")
+    }
+    cards = RoundEvent.objects.filter(round__shoe_id=shoe.pk, type="card_dealt", kind="engine")
+    shuffles = []
+    all_verified = True
+    for shuffle in shoe.shuffles.order_by("number"):
+        audit = shuffled.get(shuffle.number)
+        first = cards.filter(created_at__gte=shuffle.created_at).order_by("id").first()
+        revealed = shuffle.revealed_at is not None and bool(shuffle.sealed_order)
+        verified = (
+            eng.verify_commitment(shuffle.sealed_order, shuffle.salt, shuffle.commitment)
+            if revealed
+            else None
+        )
+        all_verified = all_verified and verified is True
+        shuffles.append(
+            {
+                "number": shuffle.number,
+                "method": shuffle.method,
+                "device_id": shuffle.device_id,
+                "cards": shuffle.cards,
+                "commitment": shuffle.commitment,
+                "commitment_algorithm": COMMITMENT_ALGORITHM if shuffle.salt else "",
+                "committed_at": shuffle.created_at,
+                "commitment_audit_event_id": audit.pk if audit else None,
+                "commitment_audit_hash": audit.content_hash if audit else "",
+                "first_card_at": first.created_at if first else None,
+                "committed_before_first_card": first is None
+                or shuffle.created_at < first.created_at,
+                "revealed_at": shuffle.revealed_at,
+                "salt": shuffle.salt if revealed else "",
+                "order": list(shuffle.sealed_order) if revealed else [],
+                "verified": verified,
+            }
+        )
+    revealable = shoe.source == "server"
+    return {
+        "shoe_id": shoe.pk,
+        "table_id": shoe.table_id,
+        "source": shoe.source,
+        "deck_kind": shoe.deck_kind,
+        "decks": shoe.decks,
+        "cards_dealt": shoe.cards_dealt,
+        "created_at": shoe.created_at,
+        "retired_at": shoe.retired_at,
+        "revealed": revealable and shoe.retired_at is not None,
+        "verified": (all_verified and bool(shuffles)) if revealable and shoe.retired_at else None,
+        "shuffles": shuffles,
+    }
+
+
+# --- voids -----------------------------------------------------------------------------------
+
+
+def void_request_latest(rnd: Round) -> VoidRequest | None:
+    """The round's latest void request (the open one while the round is held)."""
+    return (
+        VoidRequest.objects.filter(round=rnd)
+        .select_related("requested_by", "decided_by")
+        .order_by("-id")
+        .first()
+    )
+
+
+def _void_request_state(rnd: Round) -> dict[str, Any] | None:
+    """The latest void request as the table shows it (no staff identities, no notes)."""
+    return (
+        VoidRequest.objects.filter(round=rnd)
+        .order_by("-id")
+        .values("id", "status", "reason", "requested_at", "expires_at", "decided_at")
+        .first()
+    )
+
+
+def void_request_json(request: VoidRequest | None) -> dict[str, Any] | None:
+    if request is None:
+        return None
+    return {
+        "id": request.pk,
+        "round_id": request.round_id,
+        "status": request.status,
+        "reason": request.reason,
+        "requested_by_id": request.requested_by_id,
+        "requested_at": request.requested_at,
+        "expires_at": request.expires_at,
+        "decided_by_id": request.decided_by_id,
+        "decided_at": request.decided_at,
+        "decision_note": request.decision_note,
+    }
+
+
+def void_preview(rnd: Round) -> dict[str, Any] | None:
+    """What approving a void of the round would do now (§8), read-only: the engine's
+    ``settle_void`` on the round's folded events, as ``services.void_approve`` computes it.
+    ``returned``: every undecided stake given back; ``standing``: every decided outcome that
+    stands (busts, Pontoons and 21s decided at once, surrenders, rescues, insurance), with
+    what it pays. None once the round is finished."""
+    if rnd.phase not in Round.UNFINISHED:
+        return None
+    settlement = eng.settle_void(round_state_replay(rnd))
+    players = dict(rnd.bets.values_list("ref", "player_id"))
+    returned, standing = [], []
+    for line in settlement.lines:
+        row = {
+            "bet_id": line.bet_id,
+            "player_id": players.get(line.bet_id),
+            "box": line.hand[0],
+            "hand_index": line.hand[1],
+            "result": line.result,
+            "stake": line.stake,
+            "paid": line.paid,
+        }
+        (returned if line.result == "void_returned" else standing).append(row)
+    return {
+        "currency": rnd.currency,
+        "returned": returned,
+        "standing": standing,
+        "total_stake": settlement.total_stake,
+        "total_returned": sum(r["paid"] for r in returned),
+        "total_paid": settlement.total_paid,
     }

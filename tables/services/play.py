@@ -25,7 +25,7 @@ from tables.services._common import (
     round_locked,
     table_locked,
 )
-from tables.services.driver import RoundDriver
+from tables.services.driver import RoundDriver, dealer_of_record
 from tables.services.shoes import server_shoe_for_round
 
 
@@ -126,10 +126,13 @@ def card_post(
         live_check(rnd)
         if rnd.card_source != Table.CardSource.CARD_READER:
             raise WrongPhase("This round deals from the server shoe; the reader posts no cards.")
+        # The table's device (or the pit) posts the card for the dealer of record.
+        actor = actor if actor.on_behalf_of else actor.acting_for(dealer_of_record(rnd))
         play = RoundDriver(actor, rnd)
         target = play.state.next_card_target()
         if target is None:
             raise WrongPhase(f"No card is expected now (turn: {play.state.turn()}).")
+        forced = play.state.next_card_forced()
         try:
             code = eng.parse_card(card).code
         except eng.EngineError as exc:
@@ -162,7 +165,7 @@ def card_post(
             play.finish()
     if refusal:
         raise RoundSuspended(f"Card {code} refused and round {round_id} suspended: {refusal}.")
-    return CardPosted(round=rnd, card=code, target=visibility.target_json(target))
+    return CardPosted(round=rnd, card=code, target=visibility.target_json(target, forced=forced))
 
 
 def _suspend(actor: Actor, rnd: Round, reason: str, *, card: str = "") -> None:
@@ -210,6 +213,7 @@ def decision_make(
     an insurance / even-money, match or staking window. Stakes it adds are debited."""
     if operator_id is not None and player.operator_id != operator_id:
         raise NotFound(f"Player {player.pk} does not exist.")
+    actor = actor.acting_for(Actor.for_player(player))
     with transaction.atomic():
         rnd = round_locked(round_id)
         live_check(rnd)
