@@ -22,6 +22,7 @@ from django.utils import timezone
 from casino.celery import app as celery_app
 
 HEARTBEAT_KEY = "casino:heartbeat"
+HEARTBEAT_FORGET_S = 3600
 
 
 def _timed(check) -> dict:
@@ -58,8 +59,13 @@ def readiness() -> dict:
 
 def heartbeat_write(name: str) -> None:
     """Record that ``name`` ("beat" or "worker:<hostname>") is alive now."""
-    beats = cache.get(HEARTBEAT_KEY) or {}
-    beats[name] = time.time()
+    now = time.time()
+    beats = {
+        other: at
+        for other, at in (cache.get(HEARTBEAT_KEY) or {}).items()
+        if now - at < HEARTBEAT_FORGET_S  # a worker scaled away long ago is forgotten
+    }
+    beats[name] = now
     cache.set(HEARTBEAT_KEY, beats, timeout=None)
 
 

@@ -5,7 +5,9 @@ an explicit SECRET_KEY and DATABASE_URL; ``development`` and ``test`` (set by ``
 ``make test``) fall back to the embedded PostgreSQL and the serverless Celery broker.
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -383,7 +385,9 @@ METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 # it starts inherit through the environment.
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     if CASINO_ENV == "test":
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="casino-metrics-")
+        _metrics_dir = tempfile.mkdtemp(prefix="casino-metrics-")
+        atexit.register(shutil.rmtree, _metrics_dir, ignore_errors=True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
     else:
         (DATA_DIR / "metrics").mkdir(parents=True, exist_ok=True)
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(DATA_DIR / "metrics")
