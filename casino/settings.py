@@ -5,6 +5,10 @@ an explicit SECRET_KEY and DATABASE_URL; ``development`` and ``test`` (set by ``
 ``make test``) fall back to the embedded PostgreSQL and the serverless Celery broker.
 """
 
+import atexit
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -12,6 +16,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from casino.env import env_bool, env_int, env_list, env_str
+from casino.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("CASINO_DATA_DIR", str(BASE_DIR / ".data")))
@@ -66,6 +71,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "casino.tracing.TracingMiddleware",  # a no-op unless OTEL_ENABLED
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -81,6 +87,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "casino.api.middleware.DatabaseUnavailableMiddleware",
+    # Observability (README "Operating it"): log context, then per-route metrics.
+    "casino.logs.RequestLogContextMiddleware",
+    "casino.metrics.MetricsMiddleware",
     # Last, as django-axes requires: turns a lockout into its response.
     "axes.middleware.AxesMiddleware",
 ]
@@ -397,14 +406,8 @@ CELERY_BEAT_SCHEDULE["audit-export-day"] = {
     "schedule": crontab(hour=0, minute=env_int("AUDIT_EXPORT_MINUTE", 30)),
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
-}
+# Structured JSON logs on stderr (casino/logs.py); LOG_FORMAT=console for a terminal.
+LOGGING = logging_config(level=env_str("LOG_LEVEL", "INFO"), fmt=env_str("LOG_FORMAT", "json"))
 
 # --- Ledger: operator webhooks (ledger/webhooks.py) ---------------------------------------
 LEDGER_WEBHOOK_BACKOFF_SECONDS = env_int("LEDGER_WEBHOOK_BACKOFF_SECONDS", 1)
@@ -449,3 +452,37 @@ TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "tes
 # A void request holds its round (tables/services/voids.py); nobody deciding within this many
 # seconds expires it and the round carries on.
 TABLES_VOID_REQUEST_EXPIRES_S = env_int("TABLES_VOID_REQUEST_EXPIRES_S", 600)
+
+# --- Operations: metrics, health, tracing (README "Operating it") --------------------------
+# Bearer token of the Prometheus scraper for /api/v1/metrics/ and /api/v1/health/detail/
+# (staff superusers may read them too; nobody else). Empty: no token accepted.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# prometheus_client's multiprocess mode: every web and worker process of a node writes its
+# counters to files here and a scrape sums them. It must be set before prometheus_client is
+# imported, hence here; under test each test process gets a fresh directory that the workers
+# it starts inherit through the environment.
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if CASINO_ENV == "test":
+        _metrics_dir = tempfile.mkdtemp(prefix="casino-metrics-")
+        atexit.register(shutil.rmtree, _metrics_dir, ignore_errors=True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
+    else:
+        (DATA_DIR / "metrics").mkdir(parents=True, exist_ok=True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(DATA_DIR / "metrics")
+PROMETHEUS_MULTIPROC_DIR = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+# Heartbeats (casino/health.py): how often workers and beat write theirs, and the age past
+# which the detailed health reports one as down; seal lag and settling thresholds likewise.
+HEALTH_HEARTBEAT_EVERY_S = env_int("HEALTH_HEARTBEAT_EVERY_S", 15)
+HEALTH_HEARTBEAT_MAX_AGE_S = env_int("HEALTH_HEARTBEAT_MAX_AGE_S", 60)
+HEALTH_SEAL_LAG_MAX_S = env_int("HEALTH_SEAL_LAG_MAX_S", 120)
+HEALTH_SETTLING_MAX_S = env_int("HEALTH_SETTLING_MAX_S", 60)
+CELERY_BEAT_SCHEDULE["casino-heartbeat"] = {
+    "task": "casino.heartbeat",
+    "schedule": float(HEALTH_HEARTBEAT_EVERY_S),
+}
+# Celery logs through the LOGGING above (JSON, with the request id) instead of its own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# OpenTelemetry tracing (casino/tracing.py), off by default; needs requirements-otel.txt.
+OTEL_ENABLED = env_bool("OTEL_ENABLED", False)
+OTEL_EXPORTER = env_str("OTEL_EXPORTER", "console")  # console | otlp (needs the OTLP exporter)
+OTEL_SERVICE_NAME = env_str("OTEL_SERVICE_NAME", "casino")

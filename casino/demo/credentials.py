@@ -54,6 +54,7 @@ def as_text(data: dict) -> str:
         f"  API docs (Swagger):   {urls['docs']}",
         f"  OpenAPI schema:       {urls['schema']}",
         f"  Health:               {urls['health']}",
+        *_operations(data),
         "  Staff logins (username / password / role):",
         *(
             f"    {login['username']:<8} {login['password']:<18} {login['role']}"
@@ -78,3 +79,18 @@ def as_text(data: dict) -> str:
         f"    {api}tables/   and a table's live stream {api}tables/<id>/events/",
     ]
     return "\n".join(lines)
+
+
+def _operations(data: dict) -> list[str]:
+    """Liveness, readiness, and the metrics and detailed health with the scraper's token
+    (absent from a file an older demo wrote)."""
+    urls = data["urls"]
+    if "metrics" not in urls:
+        return []
+    token = data.get("metrics_token", "")
+    return [
+        f"  Liveness / readiness: {urls['health_live']}  {urls['health_ready']}",
+        f"  Metrics (Prometheus): {urls['metrics']}",
+        f"  Detailed health:      {urls['health_detail']}",
+        f"    both with: curl -H 'Authorization: Bearer {token}' (or an admin login)",
+    ]
