@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
 from ledger import views
 
@@ -33,3 +34,8 @@ urlpatterns = [
         "operators/<int:pk>/webhook/", views.OperatorWebhookView.as_view(), name="operator-webhook"
     ),
 ]
+
+# Every answer of the ledger is money or a player's data: no browser or proxy keeps a copy
+# (Cache-Control: no-store).
+for _pattern in urlpatterns:
+    _pattern.callback = never_cache(_pattern.callback)

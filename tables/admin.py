@@ -17,7 +17,6 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from casino.api import roles
 from casino.console import selectors as console_selectors
 from casino.console.admin import (
     ConsoleModelAdmin,
@@ -75,11 +74,7 @@ class DealerForm(NoteForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["dealer"].queryset = (
-            get_user_model()
-            .objects.filter(is_active=True, groups__name=roles.DEALER)
-            .order_by("username")
-        )
+        self.fields["dealer"].queryset = selectors.dealer_list().order_by("username")
 
 
 class RulesForm(ReasonForm):

@@ -430,6 +430,10 @@ def table_limits_set(
         )
     with transaction.atomic():
         table = _table_locked(table_id)
+        if (table.min_unit if min_unit is None else min_unit) > max_bet:
+            raise ValidationFailed(
+                "min_unit must be at most max_bet.", errors={"min_unit": ["at most max_bet"]}
+            )
         before = _limits(table)
         table.min_bet, table.max_bet, table.box_max = min_bet, max_bet, box_max
         if min_unit is not None:
@@ -468,6 +472,11 @@ def table_rules_set(
 
 def table_dealer_assign(*, actor: Actor, table_id: int, dealer) -> DealerAssignment:
     """Rotate the dealer: ends the current assignment, starts a new one (next round on)."""
+    if not selectors.dealer_list().filter(pk=dealer.pk).exists():
+        raise ValidationFailed(
+            f"{dealer} is not an active member of the dealer role.",
+            errors={"dealer_id": ["not an active dealer"]},
+        )
     with transaction.atomic():
         table = _table_locked(table_id)
         now = _now()
@@ -1273,6 +1282,11 @@ def decision_make(
         state = play.state
         turn = state.turn()
         me = str(player.pk)
+        if bet_ref is not None and getattr(state.bets.get(bet_ref), "player_id", None) != me:
+            raise ValidationFailed(
+                f"bet_id {bet_ref!r} is not a bet of player {me} in round {rnd.pk}.",
+                errors={"bet_id": ["not this player's bet in this round"]},
+            )
         if turn is None or turn[0] == "dealer":
             raise WrongPhase(f"No player decision is expected now (round {rnd.phase}).")
         if turn[0] == "hand":
@@ -1285,6 +1299,8 @@ def decision_make(
                     f"{hand_index}."
                 )
             bet_id = state.boxes[turn_box].bet_ids[0]
+            if bet_ref not in (None, bet_id):
+                raise NotYourTurn(f"It is bet {bet_id}'s turn (box {turn_box}), not {bet_ref}'s.")
             event = eng.Decision(turn_box, turn_hand, action, amount)
         else:
             mine = [

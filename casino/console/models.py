@@ -29,13 +29,23 @@ def operator_scope(user) -> int | None:
 
     Returns 0 (matches nothing) for a member of an operator's staff with no link.
     """
+    return operator_link(user)[0]
+
+
+def operator_link(user) -> tuple[int | None, bool]:
+    """``(operator_scope(user), whether that operator is active)``, in one query for a linked
+    user. A deactivated operator's staff keep their link but every API call is refused."""
     from casino.api import roles
 
     if user.is_superuser:
-        return None
-    link = OperatorStaff.objects.filter(user=user).values_list("operator_id", flat=True).first()
+        return None, True
+    link = (
+        OperatorStaff.objects.filter(user=user)
+        .values_list("operator_id", "operator__is_active")
+        .first()
+    )
     if link is not None:
         return link
     if user.groups.filter(name=roles.OPERATOR_STAFF).exists():
-        return 0
-    return None
+        return 0, True
+    return None, True
