@@ -74,7 +74,8 @@ def _scope_of(user) -> RequestScope:
         # (A deactivated operator's key is refused by its authentication.)
         return RequestScope(operator_id=user.operator_id)
     if isinstance(user, DevicePrincipal):
-        return RequestScope(table_id=user.table_id)
+        # A dealer's device sees its table, and no operator's players.
+        return RequestScope(operator_id=0, table_id=user.table_id)
     if user is None or not user.is_authenticated:
         return RequestScope(operator_id=0)
     from casino.console.models import operator_link
