@@ -27,9 +27,11 @@ class OperatorStaff(models.Model):
 def operator_scope(user) -> int | None:
     """The operator id a console user is limited to, or None for casino staff (no limit).
 
-    Returns 0 (matches nothing) for a member of an operator's staff with no link.
+    Returns 0 (matches nothing) for a member of an operator's staff with no link, or whose
+    operator is deactivated.
     """
-    return operator_link(user)[0]
+    operator_id, active = operator_link(user)
+    return operator_id if active else 0
 
 
 def operator_link(user) -> tuple[int | None, bool]:
