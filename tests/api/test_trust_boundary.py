@@ -126,12 +126,15 @@ def test_a_deactivated_operators_key_is_refused_for_every_operation(operator):
 
 
 def test_a_deactivated_operators_staff_are_refused(operator):
+    player = funded_player(operator=operator)
     staff = _operator_staff(operator)
     assert staff.get("/api/v1/players/").status_code == 200
+    assert player.external_ref in staff.get("/admin/ledger/player/").content.decode()
     operator.is_active = False
     operator.save()
     refused = staff.get("/api/v1/players/")
     assert refused.status_code == 403 and "deactivated" in refused.json()["detail"]
+    assert player.external_ref not in staff.get("/admin/ledger/player/").content.decode()
 
 
 # --- defect 5: a credential's secret is shown on a page, never put in a cookie ------------------
