@@ -71,6 +71,7 @@ class Floor:
 
         from casino.actors import Actor
         from casino.api import roles
+        from casino.celery import app
         from ledger import services as ledger
         from ledger.models import Operator
         from tables import services
@@ -78,7 +79,7 @@ class Floor:
 
         self.services = services
         self.actor = Actor.system("bench")
-        services._enqueue = lambda *args, **kwargs: None  # no timers: nothing to fire here
+        app.send_task = lambda *args, **kwargs: None  # no timers: nothing to fire here
         rule_set, payouts = services.preset_versions_ensure(
             actor=self.actor, preset="british_casino"
         )

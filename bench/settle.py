@@ -87,14 +87,14 @@ class Breakdown:
         setattr(owner, attr, timed)
 
     def __enter__(self):
+        from ledger import services as ledger
         from tables import engine as eng
-        from tables import selectors
-        from tables import services as table_services
+        from tables import events, selectors
 
         self.wrap(selectors, "round_state_replay", "fold")
         self.wrap(eng, "settle", "engine settle")
-        self.wrap(table_services.ledger, "round_settlement_post", "ledger post")
-        self.wrap(table_services.events, "round_settled", "audit round_settled")
+        self.wrap(ledger, "round_settlement_post", "ledger post")
+        self.wrap(events, "round_settled", "audit round_settled")
         return self
 
     def __exit__(self, *exc):

@@ -261,7 +261,7 @@ CELERY_BEAT_SCHEDULE["ledger-operator-events-sweep"] = {
     "schedule": 30.0,
 }
 
-# --- Tables: timers and settlement safety net (tables/services.py timers_sweep) -----------
+# --- Tables: timers and settlement safety net (tables/services/timers.py timers_sweep) ---
 CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
     "task": "tables.timers_sweep",
     "schedule": env_int("TABLES_TIMERS_SWEEP_EVERY_S", 5),

@@ -17,9 +17,8 @@ from django.db.models import QuerySet
 from casino.api import roles
 from casino.errors import NotFound
 from tables import engine as eng
+from tables import visibility
 from tables.models import Bet, Round, RoundEvent, Table
-
-FACE_DOWN_UNTIL = ("dealer", "complete")
 
 
 def round_state_replay(rnd: Round) -> eng.RoundState:
@@ -122,36 +121,6 @@ def round_events_after(
     )
 
 
-def _dealer_hidden(state: eng.RoundState) -> bool:
-    return (
-        state.rules.dealer_cards_face_down
-        and state.phase not in FACE_DOWN_UNTIL
-        and not state.peeked_pontoon
-    )
-
-
-def _turn_json(state: eng.RoundState) -> dict[str, Any] | None:
-    turn = state.turn()
-    if turn is None:
-        return None
-    kind = turn[0]
-    if kind == "hand":
-        return {"kind": kind, "box": turn[1], "hand_index": turn[2], "bets": []}
-    if kind == "match":
-        return {"kind": kind, "box": turn[1], "hand_index": turn[2], "bets": list(turn[3])}
-    if kind == "dealer":
-        return {"kind": kind, "box": None, "hand_index": None, "bets": []}
-    return {"kind": kind, "box": None, "hand_index": None, "bets": list(turn[1])}
-
-
-def _target_json(target) -> dict[str, Any] | None:
-    if target is None:
-        return None
-    if target[0] == "dealer":
-        return {"kind": "dealer", "box": None, "hand_index": None}
-    return {"kind": "box", "box": target[1], "hand_index": target[2]}
-
-
 def caller_actions(state: eng.RoundState, *, player_id: int | None) -> list[dict[str, Any]]:
     """The legal actions of ``player_id`` now: [{action, bet_id, amount_min, amount_max}]."""
     if player_id is None:
@@ -186,17 +155,6 @@ def _action(action: str, bet_id: str, rng) -> dict[str, Any]:
     }
 
 
-def box_face_down(state: eng.RoundState, hand: eng.round.Hand, position: int) -> bool:
-    """Whether a box's card lies face down (seed 002, the banker's game): the first two cards
-    and every bought card, until the round ends; twisted cards are dealt face up. A split
-    ace was shown to split, so a split hand's first card is face up. Only the box's own player
-    sees them (``round_public_state(player_id=...)``)."""
-    if not state.rules.staking_after_first_card or state.phase == "complete":
-        return False
-    first_hidden = 1 if hand.split else 0
-    return first_hidden <= position < 2 + hand.buys
-
-
 def _player_shown(rnd: Round, operator_id: int | None):
     """An engine player id as the caller may see it: every one for casino staff and devices,
     an operator's own players only for an operator (None for the others)."""
@@ -220,7 +178,7 @@ def round_public_state(
     their bets and boxes show no player id."""
     state = round_state(rnd)
     shown = _player_shown(rnd, operator_id)
-    hidden = _dealer_hidden(state)
+    hidden = visibility.dealer_hidden(state)
     dealer_cards = [None if hidden else c.code for c in state.dealer]
     dv = state.dealer_value()
     boxes = []
@@ -230,7 +188,7 @@ def round_public_state(
         for index, h in enumerate(box.hands):
             v = state.value(h)
             cards = [
-                None if not own and box_face_down(state, h, i) else c.code
+                None if not own and visibility.box_face_down(state, h, i) else c.code
                 for i, c in enumerate(h.cards)
             ]
             covered = None in cards
@@ -276,8 +234,8 @@ def round_public_state(
             "total": None if hidden or not state.dealer else dv.total,
         },
         "boxes": boxes,
-        "turn": _turn_json(state),
-        "next_card": _target_json(state.next_card_target()),
+        "turn": visibility.turn_json(state),
+        "next_card": visibility.target_json(state.next_card_target()),
         "your_actions": caller_actions(state, player_id=player_id),
         "betting_closes_at": rnd.betting_closes_at,
         "decision_deadline": rnd.decision_deadline,

@@ -55,13 +55,14 @@ from numba import njit
     I_PONTOON_AT_ONCE,
     I_PFCT,
     I_FCT_AT_ONCE,
+    I_21_AT_ONCE,
     I_P21_WINS,
     I_OBBO,
     I_PUSH,
     I_BONUS_DOUBLED,
     I_SUPER_RANK,
     I_NPARAMS,
-) = range(47)
+) = range(48)
 
 F_WIN, F_PONTOON, F_FCT, F_EVEN, F_SUR, F_NPARAMS = range(6)
 
@@ -391,6 +392,8 @@ def play_round(shoe, pos, lazy, P, F, ladder, bonus, keys, vals, rkeys, rvals, r
             if even_money and i == 0:
                 decided = True
             if P[I_FCT_AT_ONCE] and P[I_PFCT] and n == 5 and tot <= 21:
+                decided = True
+            if P[I_21_AT_ONCE] and tot == 21:
                 decided = True
             if P[I_PONTOON_AT_ONCE] and dbl[i] == 0 and n == 2 and d0 != 1 and d0 != 10:
                 a, b = _val(cards[i, 0]), _val(cards[i, 1])

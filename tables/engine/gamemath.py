@@ -16,7 +16,8 @@ Method (reported as ``method`` by :func:`game_maths`):
   stake multiplier, twist/buy state, split kind), memoised per (up card, pair, state): the best of
   stand / hit / double (full stake) / rescue / surrender / buy / twist, with every rule of the
   engine (``round.py``) reproduced: stops, forced draws, minimum standing totals, card limits,
-  Crown's aces-count-one on doubles, OBBO, player 21 always wins, decided-at-once hands.
+  Crown's aces-count-one on doubles, OBBO, player 21 always wins, decided-at-once hands (a
+  crown 21 needs no dealer card: the same EV, as it wins whatever the dealer makes).
 - **Payouts** follow ``settlement.py``: Pontoon, Five Card Trick, the 21-by-cards ladder and the
   6-7-8 / 7-7-7 suit classes (their suit probabilities are exact for a shoe whose seen cards'
   suits are unknown: suits of distinct ranks are independent and uniform, three sevens are a
@@ -677,6 +678,13 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
                 str(lo): 100 * super_if_hit * prize / lo for lo, prize in payouts.super_bonus_tiers
             },
             "envy_bonus": payouts.envy_bonus,
+            # §3.3 (clarified 2026-12-01): envy follows a prize paid on another player's hand
+            # (a stake at a tier's minimum or more), never a below-tier 7-7-7
+            "envy_note": "paid to each player with no bet on a Super Bonus hand when a bet on "
+            "that hand wins a prize; expected envy (minor units) a player receives per round "
+            "for each other box staked at a tier",
+            "envy_expected_per_other_box": super_p * payouts.envy_bonus,
+            "envy_expected_per_other_box_if_7_7_hit": super_if_hit * payouts.envy_bonus,
         }
     if g.peek:
         extras["dealer_pontoon_peeked"] = float(natural_probability(full))

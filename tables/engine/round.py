@@ -7,7 +7,8 @@ in place, which is what replay and simulation use.
 Phases: ``betting`` → ``dealing`` → [``staking`` → ``dealing``] → [``insurance``] → ``playing``
 → ``dealer`` → ``complete``. Inside ``playing`` a per-bet *match* window can be open after a
 double or a split on a box with bets behind. ``turn()`` says who must act; ``next_card_target()``
-says where the next card goes (a card reader feeds cards in that order).
+says where the next card goes (a card reader feeds cards in that order) and
+``next_card_forced()`` whether the rules deal it without a decision.
 """
 
 from __future__ import annotations
@@ -103,6 +104,10 @@ class Hand:
     awaiting: bool = False  # a requested card is due
     double_card_due: bool = False
     rescue_open: bool = False
+    # Positions in ``cards`` of the cards the rules dealt without a decision (§6 a doubled hand
+    # under hard 15, §7 the fifth card of four cards hard 11 or less); a due card's position is
+    # listed from the moment it is due (``RoundState.next_card_forced``).
+    forced_cards: tuple[int, ...] = ()
 
     def copy(self) -> Hand:
         h = Hand.__new__(Hand)
@@ -115,6 +120,7 @@ class Hand:
         d = dict(self.__dict__)
         d["cards"] = [c.code for c in self.cards]
         d["stakes"] = {k: list(v) for k, v in self.stakes.items()}
+        d["forced_cards"] = list(self.forced_cards)
         return d
 
     @classmethod
@@ -122,6 +128,7 @@ class Hand:
         h = cls(**d)
         h.cards = [parse_card(c) for c in d["cards"]]
         h.stakes = {k: list(v) for k, v in d["stakes"].items()}
+        h.forced_cards = tuple(d.get("forced_cards", ()))
         return h
 
 
@@ -304,11 +311,20 @@ class RoundState:
             return True
         if self.rules.five_card_trick_decided_at_once and self.is_five_card_trick(hand):
             return True
+        if self.rules.twenty_one_decided_at_once and self._stops_at_21(hand):
+            return True
         return bool(
             self.rules.pontoon_decided_at_once
             and self.is_pontoon(hand)
             and self.dealer
             and not (self.dealer[0].is_ace or self.dealer[0].is_ten_value)
+        )
+
+    def _stops_at_21(self, hand: Hand) -> bool:
+        """A 21 that takes no further card (a soft 21 that may still draw is not final)."""
+        v = self.value(hand)
+        return v.total == 21 and (
+            hand.status == STOOD or not v.soft or self.rules.soft_21_stops or self.is_pontoon(hand)
         )
 
     def live_cards(self) -> list[Card]:
@@ -353,6 +369,15 @@ class RoundState:
         if self.phase == "dealer" and self.dealer_mode == "card":
             return ("dealer",)
         return None
+
+    def next_card_forced(self) -> bool:
+        """Whether the next card is a forced draw: the rules deal it to a hand without a
+        decision (its position is in the hand's ``forced_cards``)."""
+        t = self.next_card_target()
+        if t is None or t[0] != "box" or self.phase != "playing":
+            return False
+        h = self.boxes[t[1]].hands[t[2]]
+        return len(h.cards) in h.forced_cards
 
     def legal_actions(self, bet_id: str | None = None) -> list[str]:
         """Actions accepted now. Hand turn: the controller's actions; windows: the actions of
@@ -897,6 +922,7 @@ class RoundState:
                     and v.hard < r.doubled_auto_draw_below_hard
                 ):
                     h.awaiting = True
+                    h.forced_cards += (n,)
                     return
                 if (
                     r.forced_draw_four_cards_hard_max is not None
@@ -905,6 +931,7 @@ class RoundState:
                 ):
                     h.twisted = True
                     h.awaiting = True
+                    h.forced_cards += (n,)
                     return
                 return
         self.cursor = None

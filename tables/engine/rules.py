@@ -20,7 +20,11 @@ Readings taken (where the spec is ambiguous and marks no **Decision**):
 - Crown rescue (§3.2): offered after the double card when the hand is under 21. A doubled 21
   always wins in crown, so the hand cannot change and forfeiting it could never help; the
   player is not asked (§8 "never asked to act on a hand that cannot change").
-- Crown dealer (§3.4) draws when any hand is "standing": a player 21 counts as standing.
+- Crown dealer (§3.4, clarified 2026-12-01): a player 21 (Pontoon included) wins whatever the
+  dealer holds, so it is decided at once (``twenty_one_decided_at_once``): the dealer draws
+  only for a hand that still needs the dealer's result, and a void pays the 21 at its odds.
+  A rule-set field (default off) rather than a consequence of ``player_21_always_wins``, so a
+  stored rule-set version from before the clarification replays as it was played.
 - Bets behind may match a split only when they have a stake on the hand being split; a second
   (or later) double only when they matched every earlier double on that hand.
 - Surrender / rescue / pontoon: a hand "acts" once any decision is made on it; surrender needs
@@ -30,12 +34,16 @@ Readings taken (where the spec is ambiguous and marks no **Decision**):
 - Insurance amount: from the table's minimum unit up to half the bet's own original stake
   (rounded down). Insurance may also be taken on a Pontoon instead of even money.
 - Void (§8): "decided" means decided at once by the rules (busts, rescues, surrenders, even
-  money, Pontoons / Five Card Tricks decided at once, every hand after a dealer peek Pontoon,
-  insurance once the dealer's second card is out). Anything that still waits for the dealer's
-  result — a crown 21 included — is returned. A crown surrender stands (half returned) even
-  though the Pontoon check never happened, as §8 lists surrenders as decided.
-- Super Bonus envy (§3.3): a player who has a bet on the Super Bonus hand but whose stake is
-  below the lowest tier gets no prize, hence receives the envy bonus, as written.
+  money, Pontoons / Five Card Tricks / crown 21s decided at once, every hand after a dealer peek
+  Pontoon, insurance once the dealer's second card is out); a decided win is paid at its odds.
+  Anything that still waits for the dealer's result is returned. A crown surrender stands (half
+  returned) even though the Pontoon check never happened, as §8 lists surrenders as decided.
+  Prizes (Super Bonus, envy) are not paid in a void: "nothing else is paid".
+- Super Bonus envy (§3.3, clarified 2026-12-01): only for a hand on which some bet receives a
+  prize, to each player with a bet on the round and none on that hand; a bet on the hand below
+  the lowest tier receives neither.
+- Forced draws (§6 doubled hand under hard 15, §7 four cards hard 11 or less): the card is
+  dealt without a decision; the hand lists its position in ``forced_cards``.
 - Rounding remainders are reported as exact :class:`fractions.Fraction` of a minor unit
   (JSON: ``"num/den"``).
 """
@@ -204,6 +212,7 @@ class RuleSet(_JsonDataclass):
     player_five_card_trick: bool = False
     dealer_five_card_trick: bool = False
     five_card_trick_decided_at_once: bool = False
+    twenty_one_decided_at_once: bool = False  # crown: a player 21 needs no dealer cards
     player_21_always_wins: bool = False
     dealer_pontoon_rule: str = "takes_all"  # or obbo
     tie_rule: str = "dealer_wins"
@@ -280,6 +289,10 @@ class RuleSet(_JsonDataclass):
         need(
             not self.five_card_trick_decided_at_once or self.player_five_card_trick,
             "five_card_trick_decided_at_once requires player_five_card_trick",
+        )
+        need(
+            not self.twenty_one_decided_at_once or self.player_21_always_wins,
+            "twenty_one_decided_at_once requires player_21_always_wins",
         )
         need(
             self.forced_draw_four_cards_hard_max is None or self.player_card_limit == 5,
@@ -474,6 +487,7 @@ _CROWN = RuleSet(
     split_aces_one_card=True,
     split_pontoon="never",
     player_21_always_wins=True,
+    twenty_one_decided_at_once=True,
     dealer_pontoon_rule="obbo",
     tie_rule="push",
     match_double="up_to_original",

@@ -263,7 +263,7 @@ def _with_bonuses(state: RoundState, lines: list[BetSettlement]) -> list[BetSett
     if state.dealer[0].code[0] != p.super_bonus_dealer_rank:
         return lines
     out: list[BetSettlement] = []
-    super_hands: list[tuple[int, int, set[str]]] = []
+    prized: dict[tuple[int, int], bool] = {}  # Super Bonus hand -> some bet on it won a prize
     for line in lines:
         box, i = line.hand
         h = state.boxes[box].hands[i]
@@ -285,18 +285,24 @@ def _with_bonuses(state: RoundState, lines: list[BetSettlement]) -> list[BetSett
                 line = BetSettlement(
                     **{**line.__dict__, "bonus": prize, "bonus_kind": "super_bonus"}
                 )
-            if not super_hands or super_hands[-1][:2] != (box, i):
-                super_hands.append((box, i, set()))
-            if prize:
-                super_hands[-1][2].add(line.player_id)
+            prized[(box, i)] = prized.get((box, i), False) or bool(prize)
         out.append(line)
     if p.envy_bonus:
+        # §3.3 (clarified 2026-12-01): envy follows a prize actually paid on the hand, and goes
+        # only to players with no bet on that hand (a below-tier bet on it gets neither).
         first_bet: dict[str, str] = {}
         for _, _, _, bet_id in _stakes(state):
             first_bet.setdefault(state.bets[bet_id].player_id, bet_id)
-        for box, i, winners in super_hands:
+        for (box, i), any_prize in prized.items():
+            if not any_prize:
+                continue
+            on_hand = {
+                state.bets[k].player_id
+                for k, (base, added, _) in state.boxes[box].hands[i].stakes.items()
+                if base + added
+            }
             for player, bet_id in first_bet.items():
-                if player not in winners:
+                if player not in on_hand:
                     out.append(
                         BetSettlement(
                             bet_id,
@@ -316,7 +322,8 @@ def _with_bonuses(state: RoundState, lines: list[BetSettlement]) -> list[BetSett
 
 
 def settle_void(state: RoundState) -> RoundSettlement:
-    """Void (§8): outcomes already decided stand; every undecided stake is returned."""
+    """Void (§8): outcomes already decided stand (a decided win, such as a crown 21, is paid at
+    its odds; no prizes); every undecided stake is returned."""
     j = _Judge(state)
     lines: list[BetSettlement] = []
     for b, i, h, bet_id in _stakes(state):

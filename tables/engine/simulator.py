@@ -128,6 +128,7 @@ def compile_game(rules: RuleSet, payouts: PayoutSchedule, maths: GameMaths) -> C
     P[K.I_PONTOON_AT_ONCE] = r.pontoon_decided_at_once
     P[K.I_PFCT] = r.player_five_card_trick
     P[K.I_FCT_AT_ONCE] = r.five_card_trick_decided_at_once
+    P[K.I_21_AT_ONCE] = r.twenty_one_decided_at_once
     P[K.I_P21_WINS] = r.player_21_always_wins
     P[K.I_OBBO] = r.dealer_pontoon_rule == "obbo"
     P[K.I_PUSH] = r.tie_rule == "push"

@@ -14,7 +14,7 @@ def _crown(table):
     return play_round(
         table,
         [(a, 1, 1000), (b, 1, 600, True)],
-        ["5S", "9H", "5C", "AD", "KD"],  # 5 5, dealer 9; double card A = 21; dealer 19
+        ["5S", "9H", "5C", "AD"],  # 5 5, dealer 9; double card A = 21: the dealer needs no card
         [decide(a, "double", 1000), decide(b, "match")],
     )
 

@@ -245,20 +245,22 @@ def test_player_dp_whole_game_matches_published_house_edge():
 
 # ---------------------------------------------------------------------- presets
 @pytest.mark.parametrize("name", ["online_8deck", "online_2deck", "traditional", "british_casino"])
-def test_preset_maths_is_fast_and_complete(name):
+def test_preset_maths_is_complete(name):
+    # its time (<= 30 s) is measured by bench/engine.py, not asserted here
     m = maths(name)
-    assert m.seconds <= 30
     assert m.strategy and m.table and m.root_table
     assert -20 < m.house_edge < 20
 
 
-def test_crown_maths_within_the_published_range_and_time():
+def test_crown_maths_within_the_published_range():
     m = maths("crown")
-    assert m.seconds <= 30
     # Australian Pontoon, Crown-like rules: about 0.3-0.4 % (published); never tuned
     assert 0.25 < m.house_edge < 0.5
     sb = m.extras["super_bonus"]
     assert sb["probability_per_hand"] >= 0
+    assert sb["envy_expected_per_other_box_if_7_7_hit"] == pytest.approx(
+        sb["probability_per_hand_if_7_7_hit_against_7"] * 5_000
+    )
     assert m.strategy["A"]["A,T"] == "stand"
 
 

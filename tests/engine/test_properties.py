@@ -93,6 +93,9 @@ def random_round(preset, draw):
         turn = state.turn()
         assert (target is None) != (turn is None), (target, turn)
         if target is not None:
+            # a forced draw follows a card (the hand's fourth, or a doubled hand's last), never
+            # a decision: nobody chose it
+            assert not state.next_card_forced() or isinstance(events[-1], CardDealt)
             try:
                 card = shoe.deal()
             except ShoeExhausted:
@@ -137,8 +140,27 @@ def _check(preset, state, events, dealt):
             held.extend(h.cards)
     assert Counter(held) == Counter(dealt)
     assert all(n <= rules.decks for n in Counter(state.live_cards()).values())
+    # the dealer draws only when a hand still needs the dealer's result
+    needed = any(b.insurance for b in state.bets.values()) or any(
+        h.status == "surrendered"
+        or (h.status == "stood" and not all(state.decided_at_once(h, k) for k in h.stakes))
+        for box in state.boxes.values()
+        for h in box.hands
+    )
+    if not needed:
+        assert len(state.dealer) <= rules.dealer_cards_before_play
+    # forced draws are dealt cards of the hand
+    for box in state.boxes.values():
+        for h in box.hands:
+            assert all(0 <= k < len(h.cards) for k in h.forced_cards)
     # settlement lines
     result = settle(state)
+    prized = {x.hand for x in result.lines if x.bonus_kind == "super_bonus"}
+    for x in result.lines:
+        if x.result == "envy_bonus":
+            on_hand = state.boxes[x.hand[0]].hands[x.hand[1]].stakes
+            assert x.hand in prized
+            assert x.player_id not in {state.bets[k].player_id for k in on_hand}
     odds_in_schedule = {payouts.win, payouts.pontoon, payouts.five_card_trick, payouts.insurance}
     odds_in_schedule |= {o for _, o in payouts.twenty_one_by_cards}
     odds_in_schedule |= {o for *_, o in payouts.three_card_bonuses}

@@ -123,6 +123,10 @@ def test_s2_operator_defines_a_new_game_without_code():
         ({"deck_kind": "tarot"}, "deck_kind must be one of"),
         ({"player_actions": "buy_twist"}, "excludes doubling"),
         ({"insurance": True, "dealer_cards_before_play": 2}, "dealer_peek|insurance requires"),
+        (
+            {"player_21_always_wins": False},
+            "twenty_one_decided_at_once requires player_21_always_wins",
+        ),
     ],
 )
 def test_s2_inconsistent_rule_sets_rejected_naming_the_conflict(changes, message):
@@ -139,3 +143,13 @@ def test_s2_unknown_fields_and_bad_odds_rejected():
         payouts.replace(pontoon=(3, 0))
     with pytest.raises(RuleConflict, match="ascending"):
         payouts.replace(super_bonus_tiers=((2500, 1), (500, 2)))
+
+
+def test_s2_crown_21_decided_at_once_is_a_field_other_presets_and_old_documents_keep_off():
+    """§3.4 (clarified 2026-12-01) is a rule-set field: only crown sets it, and a stored
+    document from before it (no such key) reads as off, so its rounds replay as played."""
+    assert {n for n, p in PRESETS.items() if p.rules.twenty_one_decided_at_once} == {"crown"}
+    doc = PRESETS["crown"].rules.to_json()
+    assert doc["twenty_one_decided_at_once"] is True
+    del doc["twenty_one_decided_at_once"]
+    assert RuleSet.from_json(doc).twenty_one_decided_at_once is False

@@ -57,9 +57,9 @@ def test_s3_1_three_bets_per_box_max():
 
 
 def test_s3_2_hand_reaching_21_stops_soft_21_included():
-    # box 1: A 5 then 5 → soft 21: stops without being asked
-    s, st = run(P, bets((1, 1000)), ["AS", "9H", "5C", "5D", "KD"], [D(1, "hit")])
-    assert s.hand(1, 0).status == "stood"
+    # box 1: A 5 then 5 → soft 21: stops without being asked; a 21 needs no dealer card
+    s, st = run(P, bets((1, 1000)), ["AS", "9H", "5C", "5D"], [D(1, "hit")])
+    assert s.hand(1, 0).status == "stood" and len(s.dealer) == 1
     assert paid(st) == {("b1", 1, 0, "win"): 2000}
 
 
@@ -77,7 +77,7 @@ def test_s3_2_double_ace_counts_one():
 
 def test_s3_2_double_card_ace_may_count_eleven():
     # 5 5 doubled, the double card is an ace: counts 11 → 21, wins 1:1 on the whole stake
-    _, st = run(P, bets((1, 1000)), ["5S", "9H", "5C", "AD", "KD"], [D(1, "double")])
+    _, st = run(P, bets((1, 1000)), ["5S", "9H", "5C", "AD"], [D(1, "double")])
     line = st.lines[0]
     assert (line.result, line.odds, line.stake, line.paid) == ("win", (1, 1), 2000, 4000)
 
@@ -248,14 +248,14 @@ def test_s3_2_no_insurance_window_on_dealer_ace():
 def test_s3_3_bonus_ladder(cards, kind, odds):
     first, second, *rest = cards
     hits = [D(1, "hit")] * len(rest)
-    _, st = run(P, bets((1, 1000)), [first, "9H", second, *rest, "KD"], hits)
+    _, st = run(P, bets((1, 1000)), [first, "9H", second, *rest], hits)
     line = st.lines[0]
     a, b = odds
     assert (line.odds_kind, line.odds, line.paid) == (kind, odds, 1000 + 1000 * a // b)
 
 
 def test_s3_3_bonus_odds_not_on_doubled_hand():
-    _, st = run(P, bets((1, 1000)), ["6S", "9H", "7S", "8S", "KD"], [D(1, "double")])
+    _, st = run(P, bets((1, 1000)), ["6S", "9H", "7S", "8S"], [D(1, "double")])
     line = st.lines[0]
     assert (line.odds_kind, line.odds, line.stake, line.paid) == ("win", (1, 1), 2000, 4000)
 
@@ -273,7 +273,7 @@ def test_s3_3_bonus_odds_paid_on_split_hand():
 
 
 def test_s3_3_pontoon_pays_3_to_2_with_remainder():
-    _, st = run(P, bets((1, 1001)), ["AS", "9H", "KC", "9D"], [])
+    _, st = run(P, bets((1, 1001)), ["AS", "9H", "KC"], [])
     line = st.lines[0]
     assert (line.result, line.winnings, line.remainder, line.paid) == (
         "pontoon",
@@ -287,7 +287,7 @@ def test_s3_3_super_bonus_and_envy():
     evs = [
         BetPlaced("a", 1, 3000, "alice"),
         BetPlaced("b", 1, 600, "bob", True),
-        BetPlaced("c", 1, 400, "cat", True),  # below the lowest tier: no prize, so envy
+        BetPlaced("c", 1, 400, "cat", True),  # below the lowest tier: no prize, no envy
         BetPlaced("d", 2, 1000, "dan"),
     ]
     _, st = run(
@@ -301,7 +301,51 @@ def test_s3_3_super_bonus_and_envy():
     assert by[("b", "win")].bonus == 100_000 and by[("b", "win")].bonus_kind == "super_bonus"
     assert by[("c", "win")].bonus == 0
     envy = sorted((x.player_id, x.bonus) for x in st.lines if x.result == "envy_bonus")
-    assert envy == [("cat", 5000), ("dan", 5000)]
+    assert envy == [("dan", 5000)]
+
+
+def test_s3_3_envy_only_to_players_with_no_bet_on_a_hand_that_won_a_prize():
+    # box 1 7-7-7 hearts against a 7: alice's 3000 wins 5,000.00; bob's 400 behind is below
+    # the lowest tier (neither prize nor envy), though bob also plays box 2; dan envies once
+    evs = [
+        BetPlaced("a", 1, 3000, "alice"),
+        BetPlaced("b", 1, 400, "bob", True),
+        BetPlaced("c", 2, 1000, "bob"),
+        BetPlaced("d", 3, 1000, "dan"),
+    ]
+    _, st = run(
+        P,
+        evs,
+        ["7H", "9C", "9D", "7D", "7H", "KC", "KD", "7H", "KS"],
+        [D(1, "hit"), D(2, "stand"), D(3, "stand")],
+    )
+    on_hand = {x.bet_id: x.bonus for x in st.lines if x.result == "win" and x.hand == (1, 0)}
+    assert on_hand == {"a": 500_000, "b": 0}
+    envy = [(x.bet_id, x.player_id, x.hand, x.bonus) for x in st.lines if x.bonus_kind == "envy"]
+    assert envy == [("d", "dan", (1, 0), 5000)]
+
+
+def test_s3_3_below_tier_super_bonus_hand_pays_no_prize_and_nobody_envies():
+    # every bet on the 7-7-7 hand (its controller's and two bets behind) is below 5.00
+    evs = [
+        BetPlaced("a", 1, 499, "alice"),
+        BetPlaced("b", 1, 300, "bob", True),
+        BetPlaced("c", 1, 100, "cat", True),
+        BetPlaced("d", 2, 1000, "dan"),
+    ]
+    _, st = run(
+        P,
+        evs,
+        ["7S", "9C", "7D", "7S", "KC", "7S", "KS"],
+        [D(1, "hit"), D(2, "stand")],
+    )
+    on_hand = {x.bet_id: (x.odds_kind, x.paid, x.bonus) for x in st.lines if x.hand == (1, 0)}
+    assert on_hand == {
+        "a": ("777_spades", 1996, 0),
+        "b": ("777_spades", 1200, 0),
+        "c": ("777_spades", 400, 0),
+    }
+    assert not [x for x in st.lines if x.result == "envy_bonus" or x.bonus]
 
 
 def test_s3_3_no_super_bonus_on_split_sevens():
@@ -329,13 +373,23 @@ def test_s3_4_dealer_stands_hard_17_and_soft_18():
 
 
 def test_s3_4_player_pontoon_beats_dealer_pontoon():
-    _, st = run(P, bets((1, 1000)), ["AS", "AH", "KC", "QD"], [])
-    assert paid(st) == {("b1", 1, 0, "pontoon"): 2500}
+    # box 2's 19 makes the dealer draw: Q to the ace, a dealer Pontoon (box 2: OBBO)
+    s, st = run(
+        P, bets((1, 1000), (2, 1000)), ["AS", "KS", "AH", "KC", "9S", "QD"], [D(2, "stand")]
+    )
+    assert s.dealer_pontoon()
+    assert paid(st) == {("b1", 1, 0, "pontoon"): 2500, ("b2", 2, 0, "lose"): 0}
 
 
 def test_s3_4_player_21_beats_dealer_pontoon():
-    _, st = run(P, bets((1, 1000)), ["5S", "AH", "6C", "QD", "KD"], [D(1, "hit")])
-    assert paid(st) == {("b1", 1, 0, "win"): 2000}
+    s, st = run(
+        P,
+        bets((1, 1000), (2, 1000)),
+        ["5S", "KS", "AH", "6C", "9S", "QD", "KD"],
+        [D(1, "hit"), D(2, "stand")],
+    )
+    assert s.dealer_pontoon()
+    assert paid(st) == {("b1", 1, 0, "win"): 2000, ("b2", 2, 0, "lose"): 0}
 
 
 def test_s3_4_obbo_first_hand_loses_original_only_double_returned():
@@ -382,6 +436,33 @@ def test_s3_4_dealer_bust_higher_total_and_tie_push():
     assert paid(st) == {("b1", 1, 0, "win"): 2000}
 
 
+def test_s3_4_dealer_takes_no_card_when_every_remaining_hand_is_a_21():
+    # §3.4 (clarified 2026-12-01): box 1 Pontoon, box 2 a three-card 21 (with a bet behind),
+    # box 3 bust: player 21s win whatever the dealer holds, so the dealer stays on one card
+    evs = [*bets((1, 1000), (2, 1000), (3, 1000)), BetPlaced("x", 2, 500, "xena", True)]
+    s, st = run(
+        P,
+        evs,
+        ["AS", "5S", "KH", "9H", "KC", "6C", "QC", "QD", "5D"],
+        [D(2, "hit"), D(3, "hit")],
+    )
+    assert [c.code for c in s.dealer] == ["9H"] and s.dealer_need == ""
+    assert paid(st) == {
+        ("b1", 1, 0, "pontoon"): 2500,
+        ("b2", 2, 0, "win"): 2000,
+        ("x", 2, 0, "win"): 1000,
+        ("b3", 3, 0, "bust"): 0,
+    }
+    # the same round with box 3 standing on 20 instead: now a hand needs the dealer
+    s, _ = run(
+        P,
+        bets((1, 1000), (2, 1000), (3, 1000)),
+        ["AS", "5S", "KH", "9H", "KC", "6C", "QC", "QD", "8D"],
+        [D(2, "hit"), D(3, "stand")],
+    )
+    assert [c.code for c in s.dealer] == ["9H", "8D"]
+
+
 def test_s3_4_dealer_does_not_draw_when_no_hand_needs_it():
     s, st = run(P, bets((1, 1000)), ["QS", "KH", "6C", "KD"], [D(1, "hit")])
     assert len(s.dealer) == 1 and paid(st) == {("b1", 1, 0, "bust"): 0}
@@ -392,7 +473,7 @@ def test_s8_bets_behind_crown_partial_match_of_double():
     _, st = run(
         P,
         evs,
-        ["6S", "9H", "5C", "KD", "9D"],
+        ["6S", "9H", "5C", "KD"],
         [D(1, "double", amount=1000), MatchMade("b", 200)],
     )
     by = {x.bet_id: x for x in st.lines}
@@ -407,9 +488,7 @@ def test_s8_unused_play():
 
 
 def test_s3_3_no_super_bonus_on_doubled_sevens():
-    _, st = run(
-        P, bets((1, 1000)), ["7H", "7D", "7H", "7H", "9S", "KS"], [D(1, "double", amount=1000)]
-    )
+    _, st = run(P, bets((1, 1000)), ["7H", "7D", "7H", "7H"], [D(1, "double", amount=1000)])
     (line,) = st.lines
     assert (line.bonus, line.odds, line.stake, line.paid) == (0, (1, 1), 2000, 4000)
 
@@ -418,12 +497,18 @@ def test_s3_3_no_super_bonus_on_doubled_sevens():
     ("stake", "prize"), [(499, 0), (500, 100_000), (2499, 100_000), (2500, 500_000)]
 )
 def test_s3_3_super_bonus_tier_edges(stake, prize):
-    _, st = run(P, bets((1, stake)), ["7H", "7D", "7H", "7H", "9S", "KS"], [D(1, "hit")])
+    _, st = run(P, bets((1, stake)), ["7H", "7D", "7H", "7H"], [D(1, "hit")])
     line = next(x for x in st.lines if x.result == "win")
     assert (line.odds_kind, line.bonus) == ("777_suited", prize)
 
 
 def test_s3_4_doubled_21_beats_dealer_pontoon_on_the_whole_stake():
-    _, st = run(P, bets((1, 1000)), ["5S", "AH", "6C", "KD", "QD"], [D(1, "double", amount=1000)])
-    (line,) = st.lines
+    s, st = run(
+        P,
+        bets((1, 1000), (2, 1000)),
+        ["5S", "KS", "AH", "6C", "9S", "KD", "QD"],
+        [D(1, "double", amount=1000), D(2, "stand")],
+    )
+    assert s.dealer_pontoon()
+    line = st.for_bet("b1")[0]
     assert (line.result, line.stake, line.paid) == ("win", 2000, 4000)

@@ -64,7 +64,19 @@ def test_s6_double_once_then_auto_draw_until_hard_over_14():
     # 2 3 + 2 (double) = 7 → 3 → 10 → 4 → 14 → draws on: five cards (stops)
     hand = s.hand(1, 0)
     assert [c.code for c in hand.cards] == ["2S", "3C", "2D", "3D", "4H"]
+    assert hand.forced_cards == (3, 4)  # the double card came from the decision, not forced
     assert paid(st)[("b1", 1, 0, "five_card_trick")] == 6000
+
+
+def test_s6_doubled_hand_auto_draw_is_a_forced_card():
+    s = _state(bets((1, 1000)), ["2S", "9H", "3C", "8D"])
+    s = apply(s, D(1, "double"))
+    assert s.next_card_target() == ("box", 1, 0) and not s.next_card_forced()
+    s = apply(s, CardDealt("2D"))  # hard 7: draws on without asking
+    assert s.turn() is None and s.next_card_forced()
+    s = apply(s, CardDealt("9D"))  # hard 16: the player decides again
+    assert s.turn() == ("hand", 1, 0) and not s.next_card_forced()
+    assert s.hand(1, 0).forced_cards == (3,)
 
 
 def test_s6_split_identical_rank_only():

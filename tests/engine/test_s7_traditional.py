@@ -20,7 +20,7 @@ from tables.engine import (
     shuffle_shoe,
 )
 
-from .helpers import D, paid
+from .helpers import D, paid, play
 
 P = "traditional"
 
@@ -81,10 +81,44 @@ def test_s7_forced_fifth_card_on_four_cards_hard_11_or_less():
     s = apply(s, D(1, "twist"))
     s = apply(s, CardDealt("AC"))
     s = apply(s, D(1, "twist"))
+    assert not s.next_card_forced()  # a twist the box chose
     s = apply(s, CardDealt("4C"))  # 2 3 A 4: hard 10, soft 20 → must twist
     assert s.turn() is None and s.next_card_target() == ("box", 1, 0)
+    assert s.next_card_forced() and s.hand(1, 0).forced_cards == (4,)
     s = apply(s, CardDealt("KC"))
     assert s.hand(1, 0).status == "stood"  # five cards
+    assert not s.next_card_forced() and s.hand(1, 0).forced_cards == (4,)
+
+
+def test_s7_forced_fifth_card_scenario_settles_and_replays():
+    state, events = play(
+        P,
+        join(1),
+        ["2S", "7H", "3C", "9D", "AC", "4C", "KC"],
+        [StakePlaced("b1", 500), D(1, "twist"), D(1, "twist"), DealerDecision("stand")],
+    )
+    # no decision between the fourth card and the fifth: the rules dealt it
+    assert [type(e).__name__ for e in events[-4:]] == [
+        "Decision",
+        "CardDealt",
+        "CardDealt",
+        "DealerDecision",
+    ]
+    h = state.hand(1, 0)
+    assert [c.code for c in h.cards] == ["2S", "3C", "AC", "4C", "KC"]
+    assert h.forced_cards == (4,) and h.twisted
+    # five cards (20) against the banker's 16: wins 1:1
+    assert paid(settle(state)) == {("b1", 1, 0, "five_card_trick"): 1000}
+
+
+def test_s7_four_cards_over_hard_11_are_not_forced():
+    s = _state([*join(1), BettingClosed()], ["2S", "7H", StakePlaced("b1", 500), "3C", "9D"])
+    for card in ("4C", "3D"):
+        s = apply(s, D(1, "twist"))
+        s = apply(s, CardDealt(card))
+    # 2 3 4 3: hard 12, stand needs 16: the box decides (twist), nothing is forced
+    assert s.turn() == ("hand", 1, 0) and s.legal_actions() == ["twist"]
+    assert s.hand(1, 0).forced_cards == ()
 
 
 def test_s7_split_two_aces_each_a_first_card_pontoon_counts():

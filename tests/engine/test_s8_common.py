@@ -133,7 +133,7 @@ def test_s8_doubled_status_belongs_to_the_hand_bonus_odds_lost_for_all():
     _, st = run(
         "crown",
         _behind(),
-        ["6S", "9H", "7S", "8S", "KD"],
+        ["6S", "9H", "7S", "8S"],
         [D(1, "double"), MatchDeclined("b")],
     )
     assert {x.bet_id: (x.odds, x.paid) for x in st.lines} == {
@@ -342,6 +342,46 @@ def test_s8_void_keeps_surrender_and_rescue_returns_pending_doubles():
         ("b1", 1, 0, "surrender"): 500,
         ("b2", 2, 0, "void_returned"): 2000,
         ("b3", 3, 0, "void_returned"): 1000,
+    }
+
+
+def test_s8_void_pays_a_standing_crown_21_and_pontoon_at_their_odds():
+    # §8 (clarified 2026-12-01): no further card can change a crown 21 or Pontoon. Box 1:
+    # 6-7-8 mixed (3:2) with a bet behind, box 2 Pontoon (3:2), box 3 on 17 still to act
+    evs = [*bets((1, 1000), (2, 1000), (3, 1000)), BetPlaced("x", 1, 600, "xena", True)]
+    s = _state("crown", evs, ["6S", "AS", "9C", "9H", "7H", "KC", "8C", D(1, "hit"), "8D"])
+    assert s.turn() == ("hand", 3, 0)
+    v = settle_void(s)
+    assert v.void and paid(v) == {
+        ("b1", 1, 0, "win"): 2500,
+        ("x", 1, 0, "win"): 1500,
+        ("b2", 2, 0, "pontoon"): 2500,
+        ("b3", 3, 0, "void_returned"): 1000,
+    }
+    assert {x.odds_kind for x in v.lines if x.result != "void_returned"} == {
+        "678_mixed",
+        "pontoon",
+    }
+
+
+def test_s8_void_pays_a_crown_pontoon_dealt_before_play_began():
+    s = _state("crown", bets((1, 1000), (2, 1000)), ["AS", "9C", "9H", "KC"])
+    assert s.phase == "dealing"  # box 2's second card is still to come
+    assert paid(settle_void(s)) == {
+        ("b1", 1, 0, "pontoon"): 2500,
+        ("b2", 2, 0, "void_returned"): 1000,
+    }
+
+
+def test_s8_void_returns_a_21_that_still_waits_for_the_dealer():
+    # british_casino: a three-card 21 loses to a dealer 21, so it is undecided
+    s = _state("british_casino", bets((1, 1000), (2, 1000)), ["5S", "9C", "9H", "6C", "8C"])
+    s = apply(s, D(1, "hit"))
+    s = apply(s, CardDealt("KD"))
+    assert s.hand(1, 0).status == "stood" and s.turn() == ("hand", 2, 0)
+    assert paid(settle_void(s)) == {
+        ("b1", 1, 0, "void_returned"): 1000,
+        ("b2", 2, 0, "void_returned"): 1000,
     }
 
 

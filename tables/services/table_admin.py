@@ -1,0 +1,236 @@
+"""Table administration: creation, status, limits, rules, dealer, seats; each change logged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino.actors import Actor
+from casino.errors import NotFound, Unprocessable, ValidationFailed
+from ledger.models import Player
+from tables import engine as eng
+from tables import events, lock_objects, selectors
+from tables.errors import WrongPhase
+from tables.models import (
+    Box,
+    DealerAssignment,
+    PayoutScheduleVersion,
+    Round,
+    RtpFigure,
+    RuleSetVersion,
+    Seat,
+    Shoe,
+    Table,
+    TableChange,
+)
+from tables.services._common import boxes_ensure, table_locked, transition
+from tables.services.shoes import shoe_retire
+from tables.services.versions import rtp_figure
+
+
+def _change_log(*, actor: Actor, table: Table, kind: str, before: dict, after: dict) -> None:
+    TableChange.objects.create(
+        table=table, kind=kind, before=before, after=after, changed_by=actor.label
+    )
+    events.table_changed(actor=actor, table=table, kind=kind, before=before, after=after)
+
+
+def table_create(
+    *,
+    actor: Actor,
+    casino,
+    code: str,
+    name: str,
+    rule_set: RuleSetVersion,
+    payout_schedule: PayoutScheduleVersion,
+    currency: str = "EUR",
+    card_source: str = Table.CardSource.SERVER_SHOE,
+    **settings: Any,
+) -> Table:
+    with transaction.atomic():
+        table = Table.objects.create(
+            casino=casino,
+            code=code,
+            name=name,
+            rule_set=rule_set,
+            payout_schedule=payout_schedule,
+            currency=currency,
+            card_source=card_source,
+            **settings,
+        )
+        _change_log(actor=actor, table=table, kind="created", before={}, after=_config(table))
+    return table
+
+
+def _config(table: Table) -> dict[str, Any]:
+    return {
+        "rule_set_id": table.rule_set_id,
+        "payout_schedule_id": table.payout_schedule_id,
+        "currency": table.currency,
+        "card_source": table.card_source,
+        **_limits(table),
+    }
+
+
+def _limits(table: Table) -> dict[str, Any]:
+    return {
+        "min_bet": table.min_bet,
+        "max_bet": table.max_bet,
+        "box_max": table.box_max,
+        "min_unit": table.min_unit,
+        "decision_seconds": table.decision_seconds,
+        "betting_seconds": table.betting_seconds,
+    }
+
+
+def _table_status_change(*, actor: Actor, table_id: int, name: str, what: str) -> Table:
+    with transaction.atomic():
+        table = table_locked(table_id)
+        before = table.status
+        if name == "open" and (table.rule_set_id is None or table.payout_schedule_id is None):
+            raise Unprocessable(f"Table {table.code} needs a rule set and a payout schedule.")
+        if name == "close" and Round.objects.filter(table=table, phase__in=Round.LIVE).exists():
+            raise WrongPhase(
+                f"Table {table.code} has a round in play: finish or void it before closing."
+            )
+        transition(table, name, f"{what} table {table.code}")
+        table.save(update_fields=["status"])
+        if name == "open":
+            boxes_ensure(table, eng.RuleSet.from_json(table.rule_set.document).boxes)
+        if name == "close":
+            shoe = Shoe.objects.filter(table=table, retired_at__isnull=True).first()
+            if shoe is not None:
+                shoe_retire(actor=actor, shoe=lock_objects.shoe_for_update(shoe.pk).get())
+            Box.objects.filter(table=table).update(seat=None)
+            Seat.objects.filter(table=table, left_at__isnull=True).update(left_at=timezone.now())
+        _change_log(
+            actor=actor,
+            table=table,
+            kind="status",
+            before={"status": before},
+            after={"status": table.status},
+        )
+    return table
+
+
+def table_open(*, actor: Actor, table_id: int) -> Table:
+    """closed -> open."""
+    return _table_status_change(actor=actor, table_id=table_id, name="open", what="open")
+
+
+def table_pause(*, actor: Actor, table_id: int) -> Table:
+    """open -> paused: the round in play finishes; no new round opens."""
+    return _table_status_change(actor=actor, table_id=table_id, name="pause", what="pause")
+
+
+def table_resume(*, actor: Actor, table_id: int) -> Table:
+    """paused -> open."""
+    return _table_status_change(actor=actor, table_id=table_id, name="resume", what="resume")
+
+
+def table_close(*, actor: Actor, table_id: int) -> Table:
+    """open | paused -> closed; refused while a round is in play. Retires (reveals) the shoe."""
+    return _table_status_change(actor=actor, table_id=table_id, name="close", what="close")
+
+
+def table_limits_set(
+    *,
+    actor: Actor,
+    table_id: int,
+    min_bet: int,
+    max_bet: int,
+    box_max: int | None = None,
+    min_unit: int | None = None,
+    decision_seconds: int | None = None,
+    betting_seconds: int | None = None,
+) -> Table:
+    """New limits and timers, logged; rounds copy them when they open (next round on)."""
+    if min_bet < 1 or max_bet < min_bet:
+        raise ValidationFailed(
+            "Limits need 1 <= min_bet <= max_bet.",
+            errors={"max_bet": ["must be at least min_bet"]},
+        )
+    if box_max is not None and box_max < min_bet:
+        raise ValidationFailed(
+            "box_max must be at least min_bet.", errors={"box_max": ["at least min_bet"]}
+        )
+    with transaction.atomic():
+        table = table_locked(table_id)
+        if (table.min_unit if min_unit is None else min_unit) > max_bet:
+            raise ValidationFailed(
+                "min_unit must be at most max_bet.", errors={"min_unit": ["at most max_bet"]}
+            )
+        before = _limits(table)
+        table.min_bet, table.max_bet, table.box_max = min_bet, max_bet, box_max
+        if min_unit is not None:
+            table.min_unit = min_unit
+        if decision_seconds is not None:
+            table.decision_seconds = decision_seconds
+        if betting_seconds is not None:
+            table.betting_seconds = betting_seconds
+        table.save()
+        _change_log(actor=actor, table=table, kind="limits", before=before, after=_limits(table))
+    return table
+
+
+def table_rules_set(
+    *,
+    actor: Actor,
+    table_id: int,
+    rule_set: RuleSetVersion,
+    payout_schedule: PayoutScheduleVersion,
+) -> tuple[Table, RtpFigure]:
+    """Activate a (rule set, payout schedule) pair from the next round; returns its RTP."""
+    figure = rtp_figure(rule_set=rule_set, payout_schedule=payout_schedule)
+    with transaction.atomic():
+        table = table_locked(table_id)
+        before = {"rule_set_id": table.rule_set_id, "payout_schedule_id": table.payout_schedule_id}
+        table.rule_set, table.payout_schedule = rule_set, payout_schedule
+        table.save(update_fields=["rule_set", "payout_schedule"])
+        after = {
+            "rule_set_id": rule_set.pk,
+            "payout_schedule_id": payout_schedule.pk,
+            "theoretical_rtp": str(figure.rtp) if figure.rtp is not None else None,
+        }
+        _change_log(actor=actor, table=table, kind="rules", before=before, after=after)
+    return table, figure
+
+
+def table_dealer_assign(*, actor: Actor, table_id: int, dealer) -> DealerAssignment:
+    """Rotate the dealer: ends the current assignment, starts a new one (next round on)."""
+    if not selectors.dealer_list().filter(pk=dealer.pk).exists():
+        raise ValidationFailed(
+            f"{dealer} is not an active member of the dealer role.",
+            errors={"dealer_id": ["not an active dealer"]},
+        )
+    with transaction.atomic():
+        table = table_locked(table_id)
+        now = timezone.now()
+        before = {"dealer_id": table.dealer_id}
+        DealerAssignment.objects.filter(table=table, ended_at__isnull=True).update(ended_at=now)
+        assignment = DealerAssignment.objects.create(
+            table=table, dealer=dealer, started_at=now, assigned_by=actor.label
+        )
+        table.dealer = dealer
+        table.save(update_fields=["dealer"])
+        _change_log(
+            actor=actor, table=table, kind="dealer", before=before, after={"dealer_id": dealer.pk}
+        )
+    return assignment
+
+
+def seat_leave(*, actor: Actor, table_id: int, player: Player) -> None:
+    """The player leaves the table: the boxes they controlled become free."""
+    with transaction.atomic():
+        table = table_locked(table_id)
+        seat = Seat.objects.filter(table=table, player=player, left_at__isnull=True).first()
+        if seat is None:
+            raise NotFound(f"Player {player.pk} has no seat at table {table.code}.")
+        Box.objects.filter(seat=seat).update(seat=None)
+        seat.left_at = timezone.now()
+        seat.save(update_fields=["left_at"])
+        _change_log(
+            actor=actor, table=table, kind="seat", before={"player_id": player.pk}, after={}
+        )

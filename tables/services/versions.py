@@ -1,0 +1,108 @@
+"""Rule-set and payout-schedule versions, and their theoretical RTP."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from casino.actors import Actor
+from casino.errors import ValidationFailed
+from tables import engine as eng
+from tables import events
+from tables.models import PayoutScheduleVersion, RtpFigure, RuleSetVersion
+from tables.rtp import rtp_compute
+from tables.services._common import enqueue
+
+
+def _version_create(*, actor: Actor, model, kind: str, name: str, document: dict, user=None):
+    last = model.objects.filter(name=name).order_by("-version").first()
+    version = model.objects.create(
+        name=name,
+        version=(last.version + 1) if last else 1,
+        document=document,
+        created_by=user,
+    )
+    events.rule_version_created(actor=actor, kind=kind, version=version)
+    return version
+
+
+def rule_set_version_create(
+    *, actor: Actor, name: str, document: dict, user=None
+) -> RuleSetVersion:
+    """A new, immutable version of a rule set (editing a rule set = creating a version)."""
+    try:
+        rules = eng.RuleSet.from_json(document)
+    except eng.EngineError as exc:
+        raise ValidationFailed(f"Rule set: {exc}") from None
+    with transaction.atomic():
+        return _version_create(
+            actor=actor,
+            model=RuleSetVersion,
+            kind="rule_set",
+            name=name,
+            document=rules.to_json(),
+            user=user,
+        )
+
+
+def payout_schedule_version_create(
+    *, actor: Actor, name: str, document: dict, user=None
+) -> PayoutScheduleVersion:
+    try:
+        payouts = eng.PayoutSchedule.from_json(document)
+    except eng.EngineError as exc:
+        raise ValidationFailed(f"Payout schedule: {exc}") from None
+    with transaction.atomic():
+        return _version_create(
+            actor=actor,
+            model=PayoutScheduleVersion,
+            kind="payout_schedule",
+            name=name,
+            document=payouts.to_json(),
+            user=user,
+        )
+
+
+def preset_versions_ensure(
+    *, actor: Actor, preset: str
+) -> tuple[RuleSetVersion, PayoutScheduleVersion]:
+    """The latest versions named ``preset`` whose documents equal the engine's preset,
+    created when missing (demo, tests, first set-up)."""
+    rules, payouts = eng.get_preset(preset)
+    out = []
+    for model, doc, create in (
+        (RuleSetVersion, rules.to_json(), rule_set_version_create),
+        (PayoutScheduleVersion, payouts.to_json(), payout_schedule_version_create),
+    ):
+        last = model.objects.filter(name=preset).order_by("-version").first()
+        if last is not None and last.document == doc:
+            out.append(last)
+        else:
+            out.append(create(actor=actor, name=preset, document=doc))
+    return out[0], out[1]
+
+
+def rtp_figure(*, rule_set: RuleSetVersion, payout_schedule: PayoutScheduleVersion) -> RtpFigure:
+    """The theoretical RTP of a pair as stored; when missing, its computation is queued (the
+    game maths takes seconds) and the figure reads "pending"."""
+    figure, _ = RtpFigure.objects.get_or_create(
+        rule_set=rule_set,
+        payout_schedule=payout_schedule,
+        defaults={"method": "pending: the game maths is computing"},
+    )
+    if figure.rtp is None:
+        enqueue("tables.rtp_compute", [rule_set.pk, payout_schedule.pk])
+    return figure
+
+
+def rtp_compute_store(*, rule_set_id: int, payout_schedule_id: int) -> RtpFigure:
+    """Compute a pair's theoretical RTP with the engine's game maths and store it."""
+    rule_set = RuleSetVersion.objects.get(pk=rule_set_id)
+    payout_schedule = PayoutScheduleVersion.objects.get(pk=payout_schedule_id)
+    rtp, method = rtp_compute(
+        rules=eng.RuleSet.from_json(rule_set.document),
+        payouts=eng.PayoutSchedule.from_json(payout_schedule.document),
+    )
+    figure, _ = RtpFigure.objects.update_or_create(
+        rule_set=rule_set, payout_schedule=payout_schedule, defaults={"rtp": rtp, "method": method}
+    )
+    return figure
