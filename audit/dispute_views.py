@@ -11,7 +11,8 @@ from rest_framework.views import APIView
 from audit import disputes, events
 from audit.models import DisputeCase, DisputeNote
 from casino.actors import Actor
-from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.inputs import MAX_ID, IdField, JsonIntegerField, staff_user_required, validated
+from casino.api.models import Scope
 from casino.errors import NotFound
 
 MAX_ADJUSTMENT = 10**12
@@ -73,10 +74,11 @@ class DisputeListCreateView(generics.GenericAPIView):
     """Dispute cases, newest first (filter by ``status`` or ``round``); open one."""
 
     required_permissions = {"GET": "audit.view_disputecase", "POST": "audit.add_disputecase"}
+    write_scope = Scope.PIT
     serializer_class = DisputeOutputSerializer
 
     class InputSerializer(serializers.Serializer):
-        round_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        round_id = IdField()
         bet_ref = serializers.CharField(max_length=40, required=False, default="")
         claim = serializers.CharField(max_length=2000)
         claimant = serializers.CharField(max_length=200, required=False, default="")
@@ -133,6 +135,7 @@ class DisputeNoteView(APIView):
     """Add a staff note, or an evidence reference (``kind=evidence`` with ``evidence_ref``)."""
 
     required_permissions = {"POST": "audit.work_dispute"}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         kind = serializers.ChoiceField(choices=DisputeNote.Kind.choices, default="note")
@@ -155,6 +158,7 @@ class DisputeInvestigateView(APIView):
     """open -> investigating (the replay attached to the case is refreshed)."""
 
     required_permissions = {"POST": "audit.work_dispute"}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         note = serializers.CharField(max_length=2000, required=False, default="")
@@ -173,7 +177,7 @@ class DisputeInvestigateView(APIView):
 
 class AdjustmentInputSerializer(serializers.Serializer):
     bet_ref = serializers.CharField(max_length=40)
-    amount = serializers.IntegerField(
+    amount = JsonIntegerField(
         min_value=-MAX_ADJUSTMENT,
         max_value=MAX_ADJUSTMENT,
         help_text="Minor units; positive pays the player, negative takes back.",
@@ -185,6 +189,7 @@ class DisputeResolveView(APIView):
     another staff member) or resolved_rejected."""
 
     required_permissions = {"POST": "audit.resolve_dispute"}
+    write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
         outcome = serializers.ChoiceField(choices=["upheld", "rejected"])

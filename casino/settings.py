@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by us (no CDN)
     "casino.api",
     "casino.demo",
     "casino.console",
@@ -109,6 +110,9 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
 DATABASES["default"].setdefault("OPTIONS", {})
 DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
+# A persistent connection the server dropped (a database restart) is replaced before the
+# request uses it, instead of failing that request.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Optional owner role for migrations (README "Database roles"): `manage.py migrate --database
 # owner`, while DATABASE_URL connects as the application role with INSERT+SELECT on audit tables.
 MIGRATION_DATABASE_URL = env_str("MIGRATION_DATABASE_URL")
@@ -118,6 +122,32 @@ if MIGRATION_DATABASE_URL:
         "TEST": {"MIRROR": "default"},
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Cache: throttle counters and credential-refusal windows, shared by every process --------
+# CACHE_URL=redis://host:6379/0 uses Django's Redis backend; without it the cache is a table
+# of the database (created by `migrate`, see casino/api/apps.py), which needs no server.
+# "process" is each process's own memory, for what may be stale for a few seconds.
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    _shared_cache = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+    }
+elif not CACHE_URL:
+    _shared_cache = {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "casino_cache",
+        # Culling (past MAX_ENTRIES) drops live counters too: keep it for abnormal growth.
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    }
+else:
+    raise ImproperlyConfigured(
+        f"CACHE_URL={CACHE_URL!r}: expected redis://, rediss://, unix:// or nothing."
+    )
+CACHES = {
+    "default": _shared_cache,
+    "process": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -144,6 +174,9 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# The largest request body (file uploads aside) before a 413: an API body is a few hundred
+# bytes; 1 MiB leaves the admin's forms ample room.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 # --- Celery -------------------------------------------------------------------------------
 # With no CELERY_BROKER_URL a real worker runs on kombu's filesystem transport, which needs
@@ -176,6 +209,10 @@ CELERY_BROKER_CONNECTION_TIMEOUT = env_int("CELERY_BROKER_CONNECTION_TIMEOUT", 4
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULE = {
     "idempotency-purge": {"task": "api.idempotency_purge_expired", "schedule": 3600.0},
+    "credential-refusals-summarize": {
+        "task": "api.credential_refusals_summarize",
+        "schedule": 60.0,
+    },
     # Sealing lag bounds how long an event is unsealed; a full verification walks everything.
     "audit-seal": {"task": "audit.seal", "schedule": env_int("AUDIT_SEAL_EVERY_S", 10)},
     "audit-verify": {"task": "audit.verify", "schedule": env_int("AUDIT_VERIFY_EVERY_S", 3600)},
@@ -188,9 +225,12 @@ REST_FRAMEWORK = {
         "casino.api.authentication.DeviceTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["casino.api.permissions.RolePermission"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "casino.api.permissions.RolePermission",
+        "casino.api.scopes.ScopePermission",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["casino.api.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.CursorPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -218,6 +258,10 @@ SPECTACULAR_SETTINGS = {
     # The schema and docs are public: they describe the API, they hold no data.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
+    # Swagger UI from drf-spectacular-sidecar's static files: works on an isolated network.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # Several models have a "kind" choice field; name each enum after its model.
     "ENUM_NAME_OVERRIDES": {
         "DisputeNoteKindEnum": "audit.models.DisputeNote.Kind",
@@ -230,6 +274,16 @@ SPECTACULAR_SETTINGS = {
 }
 
 IDEMPOTENCY_KEY_TTL_HOURS = 24
+# Refused bearer credentials per client address and window answered 401 (then 429); only the
+# first of each window is audited at once, the rest in one summary (casino/api/throttling.py).
+API_REFUSAL_THROTTLE_RATE = env_str("API_REFUSAL_THROTTLE_RATE", "20/min")
+
+# Credentials (casino/api/services.py): a lifetime is both the default expiry of a new or
+# rotated key/token and the longest an issuer may choose; a rotation keeps the previous secret
+# valid for the overlap (at most this long) so clients switch without downtime.
+API_KEY_LIFETIME_DAYS = env_int("API_KEY_LIFETIME_DAYS", 365)
+API_DEVICE_TOKEN_LIFETIME_DAYS = env_int("API_DEVICE_TOKEN_LIFETIME_DAYS", 90)
+API_ROTATION_OVERLAP_HOURS = env_int("API_ROTATION_OVERLAP_HOURS", 24)
 
 # --- Audit --------------------------------------------------------------------------------
 # Signs audit seals and exported chain heads (HMAC-SHA256). Keep it outside the database: a

@@ -17,7 +17,15 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.inputs import (
+    MAX_ID,
+    DayField,
+    IdField,
+    JsonIntegerField,
+    staff_user_required,
+    validated,
+)
+from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import PermissionDenied, ValidationFailed
 from ledger import selectors, services
@@ -71,7 +79,7 @@ class TransactionOutputSerializer(serializers.Serializer):
 
 
 class AmountInputSerializer(serializers.Serializer):
-    amount = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT, help_text="Minor units.")
+    amount = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, help_text="Minor units.")
     reference = serializers.RegexField(
         r"^[\x21-\x7e]{1,64}$",
         required=False,
@@ -104,12 +112,13 @@ class PlayerListCreateView(generics.GenericAPIView):
     """Players. An operator's key lists and creates its own players only."""
 
     required_permissions = {"GET": "ledger.view_player", "POST": "ledger.add_player"}
+    write_scope = Scope.MONEY
     serializer_class = PlayerOutputSerializer
 
     class InputSerializer(serializers.Serializer):
         external_ref = serializers.CharField(max_length=64)
         display_name = serializers.CharField(max_length=120, required=False, default="")
-        operator_id = serializers.IntegerField(
+        operator_id = IdField(
             required=False, help_text="Staff only; an API key always creates for its operator."
         )
 
@@ -166,10 +175,11 @@ class WalletListCreateView(generics.GenericAPIView):
     """Player wallets, one per player and currency. Opening one that exists returns it (200)."""
 
     required_permissions = {"GET": "ledger.view_account", "POST": "ledger.add_account"}
+    write_scope = Scope.MONEY
     serializer_class = WalletOutputSerializer
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField()
+        player_id = IdField()
         currency = serializers.RegexField(r"^[A-Z]{3}$", help_text="ISO 4217, e.g. EUR.")
 
     def get_queryset(self):
@@ -246,6 +256,7 @@ class WalletBalanceView(APIView):
 
 class _FundsView(APIView):
     required_permissions = {"POST": "ledger.move_funds"}
+    write_scope = Scope.MONEY
     service = None
 
     def post(self, request, pk: int):
@@ -390,8 +401,8 @@ class CorrectionOutputSerializer(serializers.Serializer):
 
 
 class ReplacementLegInputSerializer(serializers.Serializer):
-    account_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    amount = serializers.IntegerField(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT)
+    account_id = IdField()
+    amount = JsonIntegerField(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT)
     kind = serializers.ChoiceField(choices=Leg.Kind.choices)
     bet_ref = serializers.CharField(max_length=64, required=False, default="")
 
@@ -403,13 +414,14 @@ class CorrectionListCreateView(generics.GenericAPIView):
     """Corrections: requested by one staff member, approved or rejected by another."""
 
     required_permissions = {"GET": "ledger.view_correction", "POST": "ledger.add_correction"}
+    write_scope = Scope.MONEY
     serializer_class = CorrectionOutputSerializer
 
     def get_queryset(self):
         return selectors.correction_list()
 
     class InputSerializer(serializers.Serializer):
-        transaction_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        transaction_id = IdField()
         reason = serializers.CharField(max_length=500)
         replacement_legs = ReplacementLegInputSerializer(many=True, required=False, default=list)
 
@@ -456,6 +468,7 @@ class CorrectionApproveView(APIView):
     """Approve: posts the reversal and the replacement. Idempotent; the requester can't."""
 
     required_permissions = {"POST": "ledger.approve_correction"}
+    write_scope = Scope.MONEY
 
     @extend_schema(
         request=DecisionInputSerializer,
@@ -481,6 +494,7 @@ class CorrectionApproveView(APIView):
 
 class CorrectionRejectView(APIView):
     required_permissions = {"POST": "ledger.approve_correction"}
+    write_scope = Scope.MONEY
 
     @extend_schema(request=DecisionInputSerializer, responses=CorrectionOutputSerializer)
     def post(self, request, pk: int):
@@ -508,8 +522,8 @@ class TableAccountingView(APIView):
 
     class QuerySerializer(serializers.Serializer):
         group_by = serializers.CharField(required=False, default="table")
-        date_from = serializers.DateField(required=False)
-        date_to = serializers.DateField(required=False)
+        date_from = DayField(required=False)
+        date_to = DayField(required=False)
         table = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         operator = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         dealer = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
@@ -634,6 +648,7 @@ class OperatorWebhookView(APIView):
     """An operator's webhook URL; setting it rotates the signing secret (shown once)."""
 
     required_permissions = {"POST": "ledger.change_operator"}
+    write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
         url = serializers.URLField(max_length=500, allow_blank=True)

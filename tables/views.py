@@ -25,7 +25,8 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.inputs import MAX_ID, IdField, JsonIntegerField, staff_user_required, validated
+from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import NotFound, ValidationFailed
 from ledger.models import Player
@@ -146,6 +147,7 @@ def _status_view(name: str, doc: str):
 
     class TableStatusView(APIView):
         required_permissions = {"POST": OPERATE}
+        write_scope = Scope.PIT
 
         @extend_schema(request=None, responses=TableOutputSerializer, summary=doc)
         def post(self, request, pk: int):
@@ -167,16 +169,17 @@ class TableLimitsView(APIView):
     """New limits and timers; logged, effective from the next round."""
 
     required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        min_bet = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
-        max_bet = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
-        box_max = serializers.IntegerField(
+        min_bet = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT)
+        max_bet = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT)
+        box_max = JsonIntegerField(
             min_value=1, max_value=MAX_AMOUNT, required=False, allow_null=True
         )
-        min_unit = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
-        decision_seconds = serializers.IntegerField(min_value=1, max_value=3600, required=False)
-        betting_seconds = serializers.IntegerField(min_value=1, max_value=3600, required=False)
+        min_unit = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
+        decision_seconds = JsonIntegerField(min_value=1, max_value=3600, required=False)
+        betting_seconds = JsonIntegerField(min_value=1, max_value=3600, required=False)
 
     @extend_schema(request=InputSerializer, responses=TableOutputSerializer)
     def post(self, request, pk: int):
@@ -191,10 +194,11 @@ class TableRulesView(APIView):
     shows the pair's theoretical RTP."""
 
     required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        rule_set_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-        payout_schedule_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        rule_set_id = IdField()
+        payout_schedule_id = IdField()
 
     class OutputSerializer(serializers.Serializer):
         table = TableOutputSerializer()
@@ -224,9 +228,10 @@ class TableDealerView(APIView):
     """Assign the dealer (the rotation log keeps every assignment)."""
 
     required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        dealer_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        dealer_id = IdField()
 
     @extend_schema(request=InputSerializer, responses=DealerAssignmentOutputSerializer)
     def post(self, request, pk: int):
@@ -247,6 +252,7 @@ class TableRoundsView(APIView):
     """The dealer opens a round for bets (its betting timer starts)."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     @extend_schema(request=None, responses={201: RoundSummarySerializer})
     def post(self, request, pk: int):
@@ -259,6 +265,7 @@ class TableShoesView(APIView):
     """A reader-fed table loads a new shoe with its shuffle record (before its first card)."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         shuffle_method = serializers.CharField(max_length=60)
@@ -369,6 +376,7 @@ class RoundCloseBettingView(APIView):
     """The dealer closes betting; on a server-shoe table the server deals at once."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     @extend_schema(request=None, responses=RoundSummarySerializer)
     def post(self, request, pk: int):
@@ -383,11 +391,12 @@ class RoundBetsView(APIView):
     ``betting-closed`` and are logged."""
 
     required_permissions = {"POST": "tables.place_bet"}
+    write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-        box = serializers.IntegerField(min_value=1, max_value=100)
-        stake = serializers.IntegerField(min_value=0, max_value=MAX_AMOUNT)
+        player_id = IdField()
+        box = JsonIntegerField(min_value=1, max_value=100)
+        stake = JsonIntegerField(min_value=0, max_value=MAX_AMOUNT)
         behind = serializers.BooleanField(required=False, default=False)
 
     @extend_schema(
@@ -423,18 +432,17 @@ class RoundDecisionsView(APIView):
     it adds are debited."""
 
     required_permissions = {"POST": "tables.play_round"}
+    write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        player_id = IdField()
         action = serializers.CharField(max_length=20)
-        amount = serializers.IntegerField(
+        amount = JsonIntegerField(
             min_value=0, max_value=MAX_AMOUNT, required=False, allow_null=True
         )
         bet_id = serializers.CharField(max_length=40, required=False, allow_null=True)
-        box = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
-        hand_index = serializers.IntegerField(
-            min_value=0, max_value=100, required=False, allow_null=True
-        )
+        box = JsonIntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+        hand_index = JsonIntegerField(min_value=0, max_value=100, required=False, allow_null=True)
 
     @extend_schema(
         request=InputSerializer, responses=PlayedSerializer, parameters=[IDEMPOTENCY_PARAMETER]
@@ -464,10 +472,11 @@ class RoundCardsView(APIView):
     impossible card or a count mismatch suspends the round (409 ``round-suspended``)."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         card = serializers.CharField(max_length=3)
-        shoe_position = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+        shoe_position = JsonIntegerField(min_value=1, max_value=100_000, required=False)
 
     @extend_schema(request=InputSerializer, responses=CardPostedSerializer)
     def post(self, request, pk: int):
@@ -486,6 +495,7 @@ class RoundDealerDecisionView(APIView):
     """The banker's hit or stand (banker's-choice games)."""
 
     required_permissions = {"POST": DEAL}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         action = serializers.ChoiceField(choices=["hit", "stand"])
@@ -506,6 +516,7 @@ class RoundVoidRequestView(APIView):
     """A pit boss asks for the round to be voided (with a reason)."""
 
     required_permissions = {"POST": "tables.request_void"}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         reason = serializers.CharField(max_length=500)
@@ -527,6 +538,7 @@ class RoundVoidApproveView(APIView):
     undecided stakes are returned."""
 
     required_permissions = {"POST": "tables.approve_void"}
+    write_scope = Scope.PIT
 
     @extend_schema(request=None, responses=RoundSummarySerializer)
     def post(self, request, pk: int):
@@ -542,6 +554,7 @@ class RoundResumeView(APIView):
     """The pit resumes a suspended round (the correct card is scanned next)."""
 
     required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         note = serializers.CharField(max_length=500, required=False, default="")

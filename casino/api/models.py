@@ -1,8 +1,27 @@
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 
+class Scope(models.TextChoices):
+    """What a credential may do, narrowing (never widening) its role's permissions.
+
+    Reads (GET) need ``read``; every other method needs the ``write_scope`` its view declares
+    (casino/api/scopes.py)."""
+
+    READ = "read", "read: GET endpoints"
+    MONEY = "money", "money: players, wallets, deposits, withdrawals, bets, decisions"
+    PIT = "pit", "pit: running tables and rounds (dealer devices, pit work)"
+
+
+def scopes_all() -> list[str]:
+    return list(Scope.values)
+
+
 class Credential(models.Model):
-    """A secret shown once and stored only as its SHA-256 (the secret is 256 random bits)."""
+    """A secret shown once and stored only as its SHA-256 (the secret is 256 random bits).
+
+    A rotation replaces the secret under the same prefix and keeps the previous one valid
+    until ``previous_valid_until`` (the overlap), so a client can switch without downtime."""
 
     prefix = models.CharField(max_length=16, unique=True)
     secret_hash = models.CharField(max_length=64)
@@ -12,7 +31,15 @@ class Credential(models.Model):
         "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField()
+    scopes = ArrayField(models.CharField(max_length=8, choices=Scope.choices), default=scopes_all)
+    # CIDRs (normalised by casino.api.credentials.networks_normalize); empty: any address.
+    allowed_networks = ArrayField(models.CharField(max_length=49), default=list, blank=True)
+    rotated_at = models.DateTimeField(null=True, blank=True)
+    previous_secret_hash = models.CharField(max_length=64, blank=True, default="")
+    previous_valid_until = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    last_used_ip = models.GenericIPAddressField(null=True, blank=True)
 
     class Meta:
         abstract = True

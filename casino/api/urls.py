@@ -8,8 +8,14 @@ urlpatterns = [
     path("health/", views.HealthView.as_view(), name="health"),
     path("me/", views.MeView.as_view(), name="me"),
     path("api-keys/", views.ApiKeyListCreateView.as_view(), name="api-key-list"),
+    path("api-keys/<int:pk>/rotate/", views.ApiKeyRotateView.as_view(), name="api-key-rotate"),
     path("api-keys/<int:pk>/revoke/", views.ApiKeyRevokeView.as_view(), name="api-key-revoke"),
     path("device-tokens/", views.DeviceTokenListCreateView.as_view(), name="device-token-list"),
+    path(
+        "device-tokens/<int:pk>/rotate/",
+        views.DeviceTokenRotateView.as_view(),
+        name="device-token-rotate",
+    ),
     path(
         "device-tokens/<int:pk>/revoke/",
         views.DeviceTokenRevokeView.as_view(),

@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
@@ -7,7 +9,8 @@ from rest_framework.views import APIView
 from casino.actors import Actor
 from casino.api import selectors, services
 from casino.api.health import health_report
-from casino.api.inputs import staff_user, validated
+from casino.api.inputs import IdField, staff_user, validated
+from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
 from ledger.models import Operator
@@ -67,9 +70,55 @@ class CredentialOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     prefix = serializers.CharField()
     label = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.ChoiceField(choices=Scope.choices))
+    allowed_networks = serializers.ListField(child=serializers.CharField())
     created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    rotated_at = serializers.DateTimeField(allow_null=True)
+    previous_valid_until = serializers.DateTimeField(
+        allow_null=True, help_text="until when the secret replaced by the last rotation works"
+    )
     revoked_at = serializers.DateTimeField(allow_null=True)
-    last_used_at = serializers.DateTimeField(allow_null=True)
+    last_used_at = serializers.DateTimeField(allow_null=True, help_text="to the minute")
+    last_used_ip = serializers.IPAddressField(allow_null=True)
+
+
+class CredentialInputSerializer(serializers.Serializer):
+    """What a new credential may do, from where, until when (defaults: its kind's scopes, any
+    address, the longest lifetime allowed)."""
+
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=Scope.choices),
+        min_length=1,
+        max_length=len(Scope.values),
+        required=False,
+    )
+    allowed_networks = serializers.ListField(
+        child=serializers.CharField(max_length=49), max_length=100, required=False, default=list
+    )
+    expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+
+class RotateInputSerializer(serializers.Serializer):
+    overlap_hours = serializers.IntegerField(
+        min_value=0,
+        max_value=24 * 366,  # bounds the input; the service allows API_ROTATION_OVERLAP_HOURS
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="how long the replaced secret keeps working (default and most: "
+        "API_ROTATION_OVERLAP_HOURS)",
+    )
+    reason = serializers.CharField(max_length=500, required=False, default="")
+
+
+def _rotate_data(request) -> dict:
+    data = validated(RotateInputSerializer, request)
+    hours = data["overlap_hours"]
+    return {
+        "overlap": None if hours is None else timedelta(hours=hours),
+        "reason": data["reason"],
+    }
 
 
 class ApiKeyOutputSerializer(CredentialOutputSerializer):
@@ -89,11 +138,12 @@ class ApiKeyListCreateView(generics.GenericAPIView):
     """API keys of operators. The secret is in the creation response only, never again."""
 
     required_permissions = {"GET": "api.view_apikey", "POST": "api.add_apikey"}
+    write_scope = Scope.PIT
     serializer_class = ApiKeyOutputSerializer
     filterset_fields = ["operator"]
 
-    class InputSerializer(serializers.Serializer):
-        operator_id = serializers.IntegerField()
+    class InputSerializer(CredentialInputSerializer):
+        operator_id = IdField()
         label = serializers.CharField(max_length=120)
 
     def get_queryset(self):
@@ -120,14 +170,40 @@ class ApiKeyListCreateView(generics.GenericAPIView):
             actor=Actor.from_request(request),
             operator=operator,
             label=data["label"],
+            scopes=data.get("scopes"),
+            allowed_networks=data["allowed_networks"],
+            expires_at=data["expires_at"],
             created_by=staff_user(request),
         )
         body = {"api_key": ApiKeyOutputSerializer(api_key).data, "secret": raw}
         return Response(body, status=status.HTTP_201_CREATED)
 
 
+class ApiKeyRotateView(APIView):
+    """A new secret (shown once, a fresh lifetime); the old one works for the overlap."""
+
+    required_permissions = {"POST": "api.change_apikey"}
+    write_scope = Scope.PIT
+
+    @extend_schema(
+        request=RotateInputSerializer,
+        responses=inline_serializer(
+            "ApiKeyRotated",
+            {"api_key": ApiKeyOutputSerializer(), "secret": serializers.CharField()},
+        ),
+    )
+    def post(self, request, pk: int):
+        rotation = _rotate_data(request)
+        api_key = get_object_or_404(selectors.api_key_list(), pk=pk)
+        api_key, raw = services.api_key_rotate(
+            actor=Actor.from_request(request), api_key=api_key, **rotation
+        )
+        return Response({"api_key": ApiKeyOutputSerializer(api_key).data, "secret": raw})
+
+
 class ApiKeyRevokeView(APIView):
     required_permissions = {"POST": "api.change_apikey"}
+    write_scope = Scope.PIT
 
     @extend_schema(request=RevokeInputSerializer, responses=ApiKeyOutputSerializer)
     def post(self, request, pk: int):
@@ -143,11 +219,12 @@ class DeviceTokenListCreateView(generics.GenericAPIView):
     """Dealer device tokens, each bound to one table. The secret is shown once."""
 
     required_permissions = {"GET": "api.view_devicetoken", "POST": "api.add_devicetoken"}
+    write_scope = Scope.PIT
     serializer_class = DeviceTokenOutputSerializer
     filterset_fields = ["table"]
 
-    class InputSerializer(serializers.Serializer):
-        table_id = serializers.IntegerField()
+    class InputSerializer(CredentialInputSerializer):
+        table_id = IdField()
         device_id = serializers.CharField(max_length=64)
         label = serializers.CharField(max_length=120, required=False, default="")
 
@@ -176,14 +253,40 @@ class DeviceTokenListCreateView(generics.GenericAPIView):
             table=table,
             device_id=data["device_id"],
             label=data["label"],
+            scopes=data.get("scopes"),
+            allowed_networks=data["allowed_networks"],
+            expires_at=data["expires_at"],
             created_by=staff_user(request),
         )
         body = {"device_token": DeviceTokenOutputSerializer(token).data, "secret": raw}
         return Response(body, status=status.HTTP_201_CREATED)
 
 
+class DeviceTokenRotateView(APIView):
+    """A new secret (shown once, a fresh lifetime); the old one works for the overlap."""
+
+    required_permissions = {"POST": "api.change_devicetoken"}
+    write_scope = Scope.PIT
+
+    @extend_schema(
+        request=RotateInputSerializer,
+        responses=inline_serializer(
+            "DeviceTokenRotated",
+            {"device_token": DeviceTokenOutputSerializer(), "secret": serializers.CharField()},
+        ),
+    )
+    def post(self, request, pk: int):
+        rotation = _rotate_data(request)
+        token = get_object_or_404(selectors.device_token_list(), pk=pk)
+        token, raw = services.device_token_rotate(
+            actor=Actor.from_request(request), token=token, **rotation
+        )
+        return Response({"device_token": DeviceTokenOutputSerializer(token).data, "secret": raw})
+
+
 class DeviceTokenRevokeView(APIView):
     required_permissions = {"POST": "api.change_devicetoken"}
+    write_scope = Scope.PIT
 
     @extend_schema(request=RevokeInputSerializer, responses=DeviceTokenOutputSerializer)
     def post(self, request, pk: int):

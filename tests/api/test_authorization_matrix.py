@@ -130,9 +130,21 @@ OPERATIONS: dict[tuple[str, str], Op] = {
         url=lambda w, t: {"pk": w.key["A"].pk},
         body=lambda w, t: {"reason": "matrix"},
     ),
+    ("api-key-rotate", "POST"): Op(
+        "casino",
+        {roles.FLOOR_SUPERVISOR},
+        url=lambda w, t: {"pk": w.key["A"].pk},
+        body=lambda w, t: {"reason": "matrix"},
+    ),
     ("device-token-list", "GET"): Op("casino", CASINO_READERS),
     ("device-token-list", "POST"): Op(
         "casino", PIT, body=lambda w, t: {"table_id": w.table["X"].pk, "device_id": "matrix"}
+    ),
+    ("device-token-rotate", "POST"): Op(
+        "casino",
+        PIT,
+        url=lambda w, t: {"pk": w.device["X"].pk},
+        body=lambda w, t: {"reason": "matrix"},
     ),
     ("device-token-revoke", "POST"): Op(
         "casino",

@@ -143,10 +143,19 @@ def test_a_deactivated_operators_staff_are_refused(operator):
 @pytest.mark.parametrize(
     ("url", "form", "pattern"),
     [
-        ("/admin/api/apikey/add/", lambda op, table: {"operator": op.pk, "label": "x"}, "ck"),
+        (
+            "/admin/api/apikey/add/",
+            lambda op, table: {"operator": op.pk, "label": "x", "scopes": ["read"]},
+            "ck",
+        ),
         (
             "/admin/api/devicetoken/add/",
-            lambda op, table: {"table": table.pk, "device_id": "d", "label": "x"},
+            lambda op, table: {
+                "table": table.pk,
+                "device_id": "d",
+                "label": "x",
+                "scopes": ["read"],
+            },
             "dt",
         ),
     ],

@@ -28,7 +28,9 @@ def test_every_registered_model_admin_is_audited():
 def test_issuing_an_api_key_in_the_console_shows_the_secret_once_and_is_audited(client, operator):
     client.force_login(UserFactory(roles=[roles.FLOOR_SUPERVISOR]))
     response = client.post(
-        "/admin/api/apikey/add/", {"operator": operator.pk, "label": "cashier"}, follow=True
+        "/admin/api/apikey/add/",
+        {"operator": operator.pk, "label": "cashier", "scopes": ["read", "money"]},
+        follow=True,
     )
     assert response.status_code == 200
     page = response.content.decode()
