@@ -266,6 +266,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "DisputeNoteKindEnum": "audit.models.DisputeNote.Kind",
         "LegKindEnum": "ledger.models.Leg.Kind",
+        "VoidRequestStatusEnum": "tables.models.VoidRequest.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -310,6 +311,30 @@ LOGGING = {
 # --- Ledger: operator webhooks (ledger/webhooks.py) ---------------------------------------
 LEDGER_WEBHOOK_BACKOFF_SECONDS = env_int("LEDGER_WEBHOOK_BACKOFF_SECONDS", 1)
 LEDGER_WEBHOOK_MAX_ATTEMPTS = env_int("LEDGER_WEBHOOK_MAX_ATTEMPTS", 12)
+# Deliveries run on a queue of their own (a worker with a thread pool: `make demo` starts one),
+# so an operator's slow endpoint never holds up settlement on the main queue.
+LEDGER_WEBHOOK_QUEUE = env_str("LEDGER_WEBHOOK_QUEUE", "webhooks")
+LEDGER_WEBHOOK_CONNECT_TIMEOUT = env_int("LEDGER_WEBHOOK_CONNECT_TIMEOUT", 3)
+LEDGER_WEBHOOK_READ_TIMEOUT = env_int("LEDGER_WEBHOOK_READ_TIMEOUT", 5)
+# Per operator: deliveries in flight at once, and the circuit breaker (opens after this many
+# consecutive failed attempts, for the cool-off; then one probe decides).
+LEDGER_WEBHOOK_MAX_IN_FLIGHT = env_int("LEDGER_WEBHOOK_MAX_IN_FLIGHT", 4)
+LEDGER_WEBHOOK_CIRCUIT_FAILURES = env_int("LEDGER_WEBHOOK_CIRCUIT_FAILURES", 5)
+LEDGER_WEBHOOK_CIRCUIT_COOLOFF_SECONDS = env_int("LEDGER_WEBHOOK_CIRCUIT_COOLOFF_SECONDS", 30)
+# Egress allow-list (ledger/egress.py): webhook targets must be public addresses; these hosts
+# or networks (e.g. "127.0.0.1", "10.1.0.0/16", "hooks.internal") are allowed anyway.
+LEDGER_WEBHOOK_ALLOWED_HOSTS = env_list("LEDGER_WEBHOOK_ALLOWED_HOSTS", [])
+# Webhook signing secrets are stored encrypted (Fernet, ledger/sealed.py). Comma-separated
+# Fernet keys, newest first (older ones still decrypt: rotation). Required in production;
+# elsewhere derived from SECRET_KEY.
+LEDGER_WEBHOOK_SECRET_KEYS = env_list("LEDGER_WEBHOOK_SECRET_KEYS", [])
+if not LEDGER_WEBHOOK_SECRET_KEYS and not PRODUCTION:
+    import base64 as _base64
+    import hashlib as _hashlib
+    import hmac as _hmac
+
+    _derived = _hmac.new(SECRET_KEY.encode(), b"casino.webhook.secrets", _hashlib.sha256)
+    LEDGER_WEBHOOK_SECRET_KEYS = [_base64.urlsafe_b64encode(_derived.digest()).decode()]
 CELERY_BEAT_SCHEDULE["ledger-operator-events-sweep"] = {
     "task": "ledger.operator_events_sweep",
     "schedule": 30.0,
@@ -323,3 +348,6 @@ CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
 # Server-Sent Events of a table (tables/views.py): seconds a stream stays open before the
 # client reconnects with Last-Event-ID; short under test so the API fuzzer never waits.
 TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "test" else 20)
+# A void request holds its round (tables/services/voids.py); nobody deciding within this many
+# seconds expires it and the round carries on.
+TABLES_VOID_REQUEST_EXPIRES_S = env_int("TABLES_VOID_REQUEST_EXPIRES_S", 600)

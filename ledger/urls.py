@@ -33,6 +33,7 @@ urlpatterns = [
     path(
         "operators/<int:pk>/webhook/", views.OperatorWebhookView.as_view(), name="operator-webhook"
     ),
+    path("operator/webhook/", views.OwnWebhookView.as_view(), name="own-webhook"),
 ]
 
 # Every answer of the ledger is money or a player's data: no browser or proxy keeps a copy

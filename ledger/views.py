@@ -29,7 +29,15 @@ from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import PermissionDenied, ValidationFailed
 from ledger import selectors, services
-from ledger.models import Account, Correction, Leg, Operator, OperatorEvent, Transaction
+from ledger.models import (
+    Account,
+    Correction,
+    Leg,
+    Operator,
+    OperatorEvent,
+    Transaction,
+    WebhookCircuit,
+)
 from ledger.services import MAX_AMOUNT
 
 # --- Serializers shared by several views ----------------------------------------------------
@@ -644,36 +652,79 @@ class OperatorEventFeedView(APIView):
         return Response(body)
 
 
+class OperatorWebhookOutputSerializer(serializers.Serializer):
+    operator_id = serializers.IntegerField()
+    url = serializers.CharField()
+    secret = serializers.CharField(help_text="The new signing secret: shown this once only.")
+
+
+def _webhook_set_response(request, operator: Operator, url: str) -> Response:
+    operator, secret = services.operator_webhook_set(
+        actor=Actor.from_request(request), operator=operator, url=url
+    )
+    return Response({"operator_id": operator.pk, "url": operator.webhook_url, "secret": secret})
+
+
 class OperatorWebhookView(APIView):
-    """An operator's webhook URL; setting it rotates the signing secret (shown once)."""
+    """Staff: an operator's webhook URL; setting it rotates the signing secret (shown once).
+    Refused targets (ledger/egress.py) are a 400 naming ``webhook_url``."""
 
     required_permissions = {"POST": "ledger.change_operator"}
     write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
-        url = serializers.URLField(max_length=500, allow_blank=True)
+        url = serializers.CharField(max_length=500, allow_blank=True)
+
+    @extend_schema(request=InputSerializer, responses=OperatorWebhookOutputSerializer)
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        return _webhook_set_response(request, get_object_or_404(Operator, pk=pk), data["url"])
+
+
+class OwnWebhookView(APIView):
+    """An operator's API key: its own webhook URL and the state of its circuit breaker; PUT
+    sets the URL ("" for the events feed only) and rotates the signing secret, shown once in
+    the response. Refused targets (ledger/egress.py) are a 400 naming ``webhook_url``."""
+
+    required_permissions = {"GET": "ledger.view_operatorevent", "PUT": "ledger.manage_own_webhook"}
+    # Where the operator's money notifications go: a key that may move money may set it.
+    write_scope = Scope.MONEY
+
+    class InputSerializer(serializers.Serializer):
+        webhook_url = serializers.CharField(max_length=500, allow_blank=True)
+
+    def _operator(self, request) -> Operator:
+        operator_id = request_scope(request).operator_id
+        if operator_id is None:
+            raise PermissionDenied("Only an operator's API key has a webhook of its own.")
+        return get_object_or_404(Operator, pk=operator_id)
 
     @extend_schema(
-        request=InputSerializer,
         responses=inline_serializer(
-            "OperatorWebhook",
+            "OwnWebhook",
             {
                 "operator_id": serializers.IntegerField(),
                 "url": serializers.CharField(),
-                "secret": serializers.CharField(),
+                "circuit": serializers.ChoiceField(choices=WebhookCircuit.State.choices),
+                "consecutive_failures": serializers.IntegerField(),
+                "open_until": serializers.DateTimeField(allow_null=True),
             },
-        ),
-    )
-    def post(self, request, pk: int):
-        data = validated(self.InputSerializer, request)
-        operator = get_object_or_404(Operator, pk=pk)
-        operator = services.operator_webhook_set(
-            actor=Actor.from_request(request), operator=operator, url=data["url"]
         )
+    )
+    def get(self, request):
+        operator = self._operator(request)
+        circuit = selectors.webhook_circuit_of(operator_id=operator.pk)
         return Response(
             {
                 "operator_id": operator.pk,
                 "url": operator.webhook_url,
-                "secret": operator.webhook_secret,
+                "circuit": circuit.state,
+                "consecutive_failures": circuit.consecutive_failures,
+                "open_until": circuit.open_until,
             }
         )
+
+    @extend_schema(request=InputSerializer, responses=OperatorWebhookOutputSerializer)
+    def put(self, request):
+        data = validated(self.InputSerializer, request)
+        return _webhook_set_response(request, self._operator(request), data["webhook_url"])

@@ -18,7 +18,7 @@ from casino.api import roles
 from casino.errors import NotFound
 from tables import engine as eng
 from tables import visibility
-from tables.models import Bet, Round, RoundEvent, Table
+from tables.models import Bet, Round, RoundEvent, Table, VoidRequest
 
 
 def round_state_replay(rnd: Round) -> eng.RoundState:
@@ -178,6 +178,7 @@ def round_public_state(
     their bets and boxes show no player id."""
     state = round_state(rnd)
     shown = _player_shown(rnd, operator_id)
+    held = rnd.held_since is not None
     hidden = visibility.dealer_hidden(state)
     dealer_cards = [None if hidden else c.code for c in state.dealer]
     dv = state.dealer_value()
@@ -196,6 +197,8 @@ def round_public_state(
                 {
                     "index": index,
                     "cards": cards,
+                    # positions of the cards the rules dealt without a decision (§6, §7)
+                    "forced_cards": [i for i in h.forced_cards if i < len(h.cards)],
                     "total": None if covered else v.total,
                     "soft": v.soft and not covered,
                     "status": h.status,
@@ -235,8 +238,85 @@ def round_public_state(
         },
         "boxes": boxes,
         "turn": visibility.turn_json(state),
-        "next_card": visibility.target_json(state.next_card_target()),
-        "your_actions": caller_actions(state, player_id=player_id),
+        "next_card": visibility.target_json(
+            state.next_card_target(), forced=state.next_card_forced()
+        ),
+        "held": held,
+        "void_request": _void_request_state(rnd),
+        # nothing is legal while a void request holds the round
+        "your_actions": [] if held else caller_actions(state, player_id=player_id),
         "betting_closes_at": rnd.betting_closes_at,
         "decision_deadline": rnd.decision_deadline,
+    }
+
+
+# --- voids -----------------------------------------------------------------------------------
+
+
+def void_request_latest(rnd: Round) -> VoidRequest | None:
+    """The round's latest void request (the open one while the round is held)."""
+    return (
+        VoidRequest.objects.filter(round=rnd)
+        .select_related("requested_by", "decided_by")
+        .order_by("-id")
+        .first()
+    )
+
+
+def _void_request_state(rnd: Round) -> dict[str, Any] | None:
+    """The latest void request as the table shows it (no staff identities, no notes)."""
+    return (
+        VoidRequest.objects.filter(round=rnd)
+        .order_by("-id")
+        .values("id", "status", "reason", "requested_at", "expires_at", "decided_at")
+        .first()
+    )
+
+
+def void_request_json(request: VoidRequest | None) -> dict[str, Any] | None:
+    if request is None:
+        return None
+    return {
+        "id": request.pk,
+        "round_id": request.round_id,
+        "status": request.status,
+        "reason": request.reason,
+        "requested_by_id": request.requested_by_id,
+        "requested_at": request.requested_at,
+        "expires_at": request.expires_at,
+        "decided_by_id": request.decided_by_id,
+        "decided_at": request.decided_at,
+        "decision_note": request.decision_note,
+    }
+
+
+def void_preview(rnd: Round) -> dict[str, Any] | None:
+    """What approving a void of the round would do now (§8), read-only: the engine's
+    ``settle_void`` on the round's folded events, as ``services.void_approve`` computes it.
+    ``returned``: every undecided stake given back; ``standing``: every decided outcome that
+    stands (busts, Pontoons and 21s decided at once, surrenders, rescues, insurance), with
+    what it pays. None once the round is finished."""
+    if rnd.phase not in Round.UNFINISHED:
+        return None
+    settlement = eng.settle_void(round_state_replay(rnd))
+    players = dict(rnd.bets.values_list("ref", "player_id"))
+    returned, standing = [], []
+    for line in settlement.lines:
+        row = {
+            "bet_id": line.bet_id,
+            "player_id": players.get(line.bet_id),
+            "box": line.hand[0],
+            "hand_index": line.hand[1],
+            "result": line.result,
+            "stake": line.stake,
+            "paid": line.paid,
+        }
+        (returned if line.result == "void_returned" else standing).append(row)
+    return {
+        "currency": rnd.currency,
+        "returned": returned,
+        "standing": standing,
+        "total_stake": settlement.total_stake,
+        "total_returned": sum(r["paid"] for r in returned),
+        "total_paid": settlement.total_paid,
     }

@@ -77,6 +77,7 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         "CASINO_ENV": "development",
         "DATABASE_URL": database_url_for(connection.settings_dict["NAME"]),
         "CELERY_QUEUE": f"{celery_test_queue}-demo",
+        "LEDGER_WEBHOOK_QUEUE": f"{celery_test_queue}-demo-webhooks",
         "CASINO_DATA_DIR": str(tmp_path),
         "PYTHONUNBUFFERED": "1",
     }
@@ -164,6 +165,7 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         except subprocess.TimeoutExpired:
             demo.kill()
         _queue_delete(env["CELERY_QUEUE"])
+        _queue_delete(env["LEDGER_WEBHOOK_QUEUE"])
     assert "Demo stopped." in "".join(output)
 
 

@@ -22,7 +22,7 @@ from casino.demo.seed import demo_audit_verify, demo_seed
 
 
 class Command(BaseCommand):
-    help = "Seed the demo casino and serve it (web + Celery worker) until interrupted."
+    help = "Seed the demo casino and serve it (web + Celery workers) until interrupted."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("DEMO_HOST", "127.0.0.1"))
@@ -86,6 +86,28 @@ class Command(BaseCommand):
                     "--without-gossip",
                     "--schedule",
                     str(settings.DATA_DIR / "celerybeat-schedule"),
+                ],
+                env=env,
+            ),
+            # Webhook deliveries on their own queue and worker: an operator's slow endpoint
+            # occupies these threads (a few per operator at most), never settlement's worker.
+            subprocess.Popen(  # noqa: S603
+                [
+                    python,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "casino",
+                    "worker",
+                    "-Q",
+                    settings.LEDGER_WEBHOOK_QUEUE,
+                    "-n",
+                    "webhooks@%h",
+                    "--pool=threads",
+                    "--concurrency=8",
+                    "--loglevel=WARNING",
+                    "--without-mingle",
+                    "--without-gossip",
                 ],
                 env=env,
             ),
