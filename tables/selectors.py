@@ -94,24 +94,43 @@ def round_current(*, table: Table) -> Round | None:
     )
 
 
+# The rows of the table's stream that may be given out: those of finished transactions (below
+# the snapshot's xmin: no row with a smaller key can commit later), plus the caller's own.
+STREAM_FINISHED = (
+    "(txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+    " OR txid = pg_current_xact_id_if_assigned()::text::bigint)"
+)
+# The newest key that may be given out, and the newest committed one (which may still wait for
+# an older transaction to finish); each an array [txid, id] or null.
+STREAM_HEAD_SQL = f"""
+SELECT (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s AND {STREAM_FINISHED}
+        ORDER BY txid DESC, id DESC LIMIT 1),
+       (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s
+        ORDER BY txid DESC, id DESC LIMIT 1)
+"""
+
+
 def round_events_after(
     *, table_id: int, after: tuple[int, int], limit: int = 100
 ) -> list[RoundEvent]:
     """The table's stream after the key ``after = (txid, id)``, in key order, up to the rows of
-    finished transactions only (below the snapshot's xmin: no row with a smaller key can commit
-    later), plus the caller's own transaction's rows."""
+    finished transactions only."""
     return list(
         RoundEvent.objects.filter(table_id=table_id)
-        .extra(
-            where=[
-                "(txid, id) > (%s, %s)",
-                "(txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
-                " OR txid = pg_current_xact_id_if_assigned()::text::bigint)",
-            ],
+        .extra(  # noqa: S610 - constant SQL, parameters bound
+            where=["(txid, id) > (%s, %s)", STREAM_FINISHED],
             params=[after[0], after[1]],
         )
         .order_by("txid", "id")[:limit]
     )
+
+
+def round_events_head(*, table_id: int) -> tuple[int, int] | None:
+    """The key of the table's newest event that may be given out (see STREAM_FINISHED)."""
+    with connection.cursor() as cursor:
+        cursor.execute(STREAM_HEAD_SQL, [table_id, table_id])
+        head = cursor.fetchone()[0]
+    return (int(head[0]), int(head[1])) if head else None
 
 
 def caller_actions(state: eng.RoundState, *, player_id: int | None) -> list[dict[str, Any]]:

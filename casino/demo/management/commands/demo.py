@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand
 
 from casino.demo.players import players_start
 from casino.demo.seed import demo_seed
+from casino.server import server_command
 
 
 class Command(BaseCommand):
@@ -34,20 +35,7 @@ class Command(BaseCommand):
         python = sys.executable
         processes = [
             subprocess.Popen(  # noqa: S603
-                [
-                    python,
-                    "-m",
-                    "gunicorn",
-                    "casino.wsgi",
-                    "--bind",
-                    f"{host}:{port}",
-                    "--workers",
-                    "2",
-                    "--access-logfile",
-                    "-",
-                    "--log-level",
-                    "warning",
-                ],
+                [*server_command(bind=f"{host}:{port}", workers=2), "--access-logfile", "-"],
                 env=env,
             ),
             subprocess.Popen(  # noqa: S603
