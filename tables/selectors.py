@@ -94,14 +94,24 @@ def round_current(*, table: Table) -> Round | None:
     )
 
 
-# The rows of the table's stream that may be given out: those of finished transactions (below
-# the snapshot's xmin: no row with a smaller key can commit later), plus the caller's own.
-STREAM_FINISHED = (
-    "(txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
-    " OR txid = pg_current_xact_id_if_assigned()::text::bigint)"
-)
+# The rows of a table's stream that may be given out: those of transactions that have finished
+# (no row with a smaller key can commit later), plus the caller's own. "Finished" is judged
+# against the horizon: the oldest transaction id still running in this database (a row's txid
+# is an xid8, a backend's xid 32 bits: widened against the snapshot's xmax), or the next id when
+# none runs. Transactions of other databases on the cluster never write these rows, so they do
+# not hold the stream back. The horizon must be read in a statement BEFORE the rows: a
+# transaction that finishes in between is then visible to the rows' (later) snapshot.
+STREAM_HORIZON_SQL = """
+SELECT coalesce(
+    min(s.n - mod(mod(s.n, 4294967296) - a.backend_xid::text::bigint + 4294967296, 4294967296)),
+    min(s.n))
+FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS n) s
+LEFT JOIN pg_stat_activity a ON a.datname = current_database() AND a.backend_xid IS NOT NULL
+"""
+STREAM_FINISHED = "(txid < %s OR txid = pg_current_xact_id_if_assigned()::text::bigint)"
 # The newest key that may be given out, and the newest committed one (which may still wait for
-# an older transaction to finish); each an array [txid, id] or null.
+# an older transaction to finish); each an array [txid, id] or null. Parameters: table, horizon,
+# table.
 STREAM_HEAD_SQL = f"""
 SELECT (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s AND {STREAM_FINISHED}
         ORDER BY txid DESC, id DESC LIMIT 1),
@@ -110,25 +120,33 @@ SELECT (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s AND {S
 """
 
 
+def stream_horizon() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(STREAM_HORIZON_SQL)
+        return cursor.fetchone()[0]
+
+
 def round_events_after(
     *, table_id: int, after: tuple[int, int], limit: int = 100
 ) -> list[RoundEvent]:
     """The table's stream after the key ``after = (txid, id)``, in key order, up to the rows of
-    finished transactions only."""
+    finished transactions only (see STREAM_HORIZON_SQL)."""
+    horizon = stream_horizon()
     return list(
         RoundEvent.objects.filter(table_id=table_id)
         .extra(  # noqa: S610 - constant SQL, parameters bound
             where=["(txid, id) > (%s, %s)", STREAM_FINISHED],
-            params=[after[0], after[1]],
+            params=[after[0], after[1], horizon],
         )
         .order_by("txid", "id")[:limit]
     )
 
 
 def round_events_head(*, table_id: int) -> tuple[int, int] | None:
-    """The key of the table's newest event that may be given out (see STREAM_FINISHED)."""
+    """The key of the table's newest event that may be given out."""
+    horizon = stream_horizon()
     with connection.cursor() as cursor:
-        cursor.execute(STREAM_HEAD_SQL, [table_id, table_id])
+        cursor.execute(STREAM_HEAD_SQL, [table_id, horizon, table_id])
         head = cursor.fetchone()[0]
     return (int(head[0]), int(head[1])) if head else None
 

@@ -127,7 +127,10 @@ class Hub:
             try:
                 # LISTEN first: every commit after the head is read below is notified.
                 await asyncio.wait_for(self._listening.wait(), 10)
-                [(head, newest)] = await self._read(selectors.STREAM_HEAD_SQL, (table_id, table_id))
+                [(horizon,)] = await self._read(selectors.STREAM_HORIZON_SQL, None)
+                [(head, newest)] = await self._read(
+                    selectors.STREAM_HEAD_SQL, (table_id, horizon, table_id)
+                )
             except BaseException:
                 self.unsubscribe(table_id, queue)
                 raise
@@ -207,7 +210,8 @@ class Hub:
     async def _fetch(self, table_id: int, feed: _Feed) -> None:
         """Read the table's events after the feed's key, once for all its subscribers."""
         while True:
-            rows = await self._read(_AFTER_SQL, (table_id, *feed.key, CATCH_UP_PAGE))
+            [(horizon,)] = await self._read(selectors.STREAM_HORIZON_SQL, None)
+            rows = await self._read(_AFTER_SQL, (table_id, *feed.key, horizon, CATCH_UP_PAGE))
             if rows:
                 batch = [
                     ((txid, pk), frame(txid=txid, pk=pk, round_id=r, seq=s, type=t, public=p))
