@@ -54,6 +54,7 @@ STREAM_ID = r"^\d{1,19}-\d{1,19}$"
 CATCH_UP_PAGE = 500
 QUEUE_MAX = 1000  # batches a subscriber may lag behind before it is cut off (it resumes)
 SLOT_MARGIN_SECONDS = 30
+RETRY_MIN, RETRY_MAX = 0.01, 0.2  # seconds between reads of a table held back (see _fetch)
 
 Key = tuple[int, int]
 
@@ -97,7 +98,7 @@ class _Feed:
         self.wanted: Key = (0, 0)  # the newest committed key known
         self.ready = asyncio.Event()
         self.queues: set[asyncio.Queue] = set()
-        self.retry_delay = 0.0
+        self.retry_delay = RETRY_MIN
 
 
 class Hub:
@@ -209,6 +210,7 @@ class Hub:
 
     async def _fetch(self, table_id: int, feed: _Feed) -> None:
         """Read the table's events after the feed's key, once for all its subscribers."""
+        before = feed.key
         while True:
             [(horizon,)] = await self._read(selectors.STREAM_HORIZON_SQL, None)
             rows = await self._read(_AFTER_SQL, (table_id, *feed.key, horizon, CATCH_UP_PAGE))
@@ -229,11 +231,10 @@ class Hub:
                 break
         if feed.key < feed.wanted:
             # Committed but held back behind an older transaction that has not finished (and
-            # may write no event, so may never notify): look again shortly.
-            feed.retry_delay = min(max(feed.retry_delay * 2, 0.02), 1.0)
+            # may write no event, or roll back, so may never notify): look again shortly.
+            stuck = feed.key == before
+            feed.retry_delay = min(feed.retry_delay * 2, RETRY_MAX) if stuck else RETRY_MIN
             self.loop.call_later(feed.retry_delay, self._request, table_id)
-        else:
-            feed.retry_delay = 0.0
 
 
 _hub: Hub | None = None
