@@ -97,16 +97,19 @@ def round_current(*, table: Table) -> Round | None:
 # The rows of a table's stream that may be given out: those of transactions that have finished
 # (no row with a smaller key can commit later), plus the caller's own. "Finished" is judged
 # against the horizon: the oldest transaction id still running in this database (a row's txid
-# is an xid8, a backend's xid 32 bits: widened against the snapshot's xmax), or the next id when
-# none runs. Transactions of other databases on the cluster never write these rows, so they do
-# not hold the stream back. The horizon must be read in a statement BEFORE the rows: a
-# transaction that finishes in between is then visible to the rows' (later) snapshot.
+# is an xid8, a backend's xid 32 bits: widened against the snapshot's xmax, either way, as a
+# transaction may start between the two reads), capped at that xmax. Transactions of other
+# databases on the cluster never write these rows, so they do not hold the stream back. The
+# horizon must be read in a statement BEFORE the rows: a transaction that finishes in between
+# is then visible to the rows' (later) snapshot.
 STREAM_HORIZON_SQL = """
-SELECT coalesce(
-    min(s.n - mod(mod(s.n, 4294967296) - a.backend_xid::text::bigint + 4294967296, 4294967296)),
-    min(s.n))
+SELECT least(s.n, min(s.n - CASE WHEN a.d < 2147483648 THEN a.d ELSE a.d - 4294967296 END))
 FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS n) s
-LEFT JOIN pg_stat_activity a ON a.datname = current_database() AND a.backend_xid IS NOT NULL
+LEFT JOIN LATERAL (
+    SELECT mod(mod(s.n, 4294967296) - backend_xid::text::bigint + 4294967296, 4294967296) AS d
+    FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+) a ON true
+GROUP BY s.n
 """
 STREAM_FINISHED = "(txid < %s OR txid = pg_current_xact_id_if_assigned()::text::bigint)"
 # The newest key that may be given out, and the newest committed one (which may still wait for

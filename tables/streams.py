@@ -54,6 +54,7 @@ STREAM_ID = r"^\d{1,19}-\d{1,19}$"
 CATCH_UP_PAGE = 500
 QUEUE_MAX = 1000  # batches a subscriber may lag behind before it is cut off (it resumes)
 SLOT_MARGIN_SECONDS = 30
+COALESCE_SECONDS = 0.02
 RETRY_MIN, RETRY_MAX = 0.01, 0.2  # seconds between reads of a table held back (see _fetch)
 
 Key = tuple[int, int]
@@ -196,6 +197,8 @@ class Hub:
     async def _dispatch(self) -> None:
         while True:
             await self._wake.wait()
+            # Let a burst of commits gather: one read and one write per subscriber for all.
+            await asyncio.sleep(COALESCE_SECONDS)
             self._wake.clear()
             while self._pending:
                 table_id = self._pending.pop()
@@ -310,10 +313,10 @@ async def _events(*, table_id: int, start: Key, snapshot: bytes | None, seconds:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 break
+            quiet = min(remaining, settings.TABLES_STREAM_HEARTBEAT_SECONDS)
             try:
-                batch = await asyncio.wait_for(
-                    queue.get(), min(remaining, settings.TABLES_STREAM_HEARTBEAT_SECONDS)
-                )
+                async with asyncio.timeout(quiet):
+                    batch = await queue.get()
             except TimeoutError:
                 if loop.time() < deadline:
                     yield b": heartbeat\n\n"
