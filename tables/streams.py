@@ -9,8 +9,8 @@ worker").
   as every endpoint); it answers with a snapshot of the table's current round and the key it is
   current to, takes a slot of the credential's stream cap, and returns its database connection
   before the first byte is streamed.
-- Waking on commit: the INSERT trigger on ``tables_roundevent`` (migration 0006) NOTIFYs
-  ``<table> <txid> <id>`` when the writing transaction commits. One ``Hub`` per process LISTENs
+- Waking on commit: a transaction that writes round events NOTIFYs ``<table> <txid> <id>``
+  right after its commit (``services._common.stream_wake``). One ``Hub`` per process LISTENs
   on its own connection and, on a notification, reads the table's new events once (a second
   connection) and hands the same encoded frames to every subscriber's queue.
 - A subscriber registers with the hub first, then catches up from its key (``Last-Event-ID`` or

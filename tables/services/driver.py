@@ -19,7 +19,7 @@ from tables import engine as eng
 from tables import events, lock_objects, selectors, visibility
 from tables.errors import engine_error
 from tables.models import Bet, Decision, Hand, Round, RoundEvent, Shoe, Shuffle, Table
-from tables.services._common import Phase, columns_remember, enqueue, meta_event
+from tables.services._common import Phase, columns_remember, enqueue, meta_event, stream_wake
 
 # Bets behind and insurance / staking windows: answering keeps the shared window (and its
 # deadline) open for the others still pending.
@@ -109,17 +109,17 @@ class RoundDriver:
         rnd = self.rnd
         rnd.seq += 1
         payload = event.to_json()
-        model_insert(
-            RoundEvent(
-                round=rnd,
-                table_id=rnd.table_id,
-                seq=rnd.seq,
-                type=event.type,
-                payload=payload,
-                public=self._public(before, event),
-                actor=self.actor.label,
-            )
+        row = RoundEvent(
+            round=rnd,
+            table_id=rnd.table_id,
+            seq=rnd.seq,
+            type=event.type,
+            payload=payload,
+            public=self._public(before, event),
+            actor=self.actor.label,
         )
+        model_insert(row)
+        stream_wake(row)
         events.round_event(
             actor=self.actor, round=rnd, seq=rnd.seq, event=payload, bet_id=bet.pk if bet else None
         )
