@@ -7,11 +7,11 @@ PY := $(VENV)/bin/python
 # are used; stop the embedded server again when a command that started it ends.
 STOP_EMBEDDED := if [ -z "$$DATABASE_URL" ]; then $(PY) -m casino.embedded stop; fi
 
-.PHONY: demo test setup setup-dev migrate lint format bench stop clean
+.PHONY: demo test setup setup-dev migrate lint format bench screenshots stop clean
 
 demo: setup
 	CASINO_ENV=development $(PY) manage.py migrate --no-input
-	CASINO_ENV=development $(PY) manage.py demo; status=$$?; $(STOP_EMBEDDED); exit $$status
+	CASINO_ENV=development $(PY) manage.py demo $(DEMO_ARGS); status=$$?; $(STOP_EMBEDDED); exit $$status
 
 test: setup-dev
 	CASINO_ENV=test $(PY) -m pytest $(PYTEST_ARGS); status=$$?; $(STOP_EMBEDDED); exit $$status
@@ -22,11 +22,14 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
 
-$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+# The tests also install the game maths extra (requirements-maths.txt: numba, numpy), which
+# the demo does without.
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt requirements-maths.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
-	@# Browser tests drive Debian's chromium (Playwright's own browser download is not used).
-	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
-		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null)
+	@# Browser tests drive Debian's chromium (Playwright's own browser download is not used)
+	@# and render the report PDFs of the README's tour with poppler's pdftoppm.
+	@(command -v chromium && command -v pdftoppm) >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils >/dev/null)
 	touch $@
 
 setup: $(VENV)/.installed
@@ -46,6 +49,10 @@ format: setup-dev
 
 bench: setup-dev
 	CASINO_ENV=test $(PY) -m bench; status=$$?; $(STOP_EMBEDDED); exit $$status
+
+# The README's tour: the browser tests that take its pictures, writing into docs/screenshots/.
+screenshots: setup-dev
+	CASINO_ENV=test TOUR_SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -p no:cacheprovider tests/browser/test_tour.py; status=$$?; $(STOP_EMBEDDED); exit $$status
 
 stop: setup
 	$(PY) -m casino.embedded stop

@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -45,16 +46,34 @@ def database_url_for(name: str) -> str:
 
 
 class WorkerProcess:
-    """A real ``celery worker`` process on the test database and a queue of its own."""
+    """A real ``celery worker`` process on the test database and a queue of its own.
 
-    def __init__(self, *, database_name: str, queue: str):
+    ``webhook_queue`` is where the process sends webhook deliveries (settlement enqueues them;
+    a worker on that queue re-enqueues its retries there). ``pool="threads"`` with a
+    ``concurrency`` runs tasks side by side, as the webhook worker of ``make demo`` does.
+    """
+
+    def __init__(
+        self,
+        *,
+        database_name: str,
+        queue: str,
+        webhook_queue: str | None = None,
+        pool: str = "solo",
+        concurrency: int = 1,
+        env: dict[str, str] | None = None,
+    ):
         self.queue = queue
+        self.pool = pool
+        self.concurrency = concurrency
         self.env = {
             **os.environ,
             "DATABASE_URL": database_url_for(database_name),
             "CELERY_QUEUE": self.queue,
+            "LEDGER_WEBHOOK_QUEUE": webhook_queue or f"{queue}-webhooks",
             "CASINO_ENV": os.environ.get("CASINO_ENV", "test"),
             "PYTHONUNBUFFERED": "1",
+            **(env or {}),
         }
         self.process: subprocess.Popen | None = None
         self.output: list[str] = []
@@ -69,7 +88,8 @@ class WorkerProcess:
                 "-A",
                 "casino",
                 "worker",
-                "--pool=solo",
+                f"--pool={self.pool}",
+                f"--concurrency={self.concurrency}",
                 "--loglevel=INFO",
                 "--without-mingle",
                 "--without-gossip",
@@ -109,43 +129,92 @@ class WorkerProcess:
 
 @pytest.fixture(scope="session", autouse=True)
 def celery_test_queue():
-    """Tasks sent by this test session go to a queue of its own, so no other worker (a demo,
-    another test run on the same broker) ever receives them, and none of theirs arrive here.
-    The queue is deleted at the end (what the tests left in it goes with it)."""
+    """Tasks sent by this test session go to queues of its own (the main one and the webhook
+    deliveries'), so no other worker (a demo, another test run on the same broker) ever
+    receives them, and none of theirs arrive here. The queues are deleted at the end (what the
+    tests left in them goes with them)."""
+    from django.conf import settings
+
     from casino.celery import app
 
     name = f"test-{uuid.uuid4().hex[:8]}"
-    saved = app.conf.task_default_queue
-    app.conf.task_default_queue = name
+    saved = app.conf.task_default_queue, settings.LEDGER_WEBHOOK_QUEUE
+    app.conf.task_default_queue, settings.LEDGER_WEBHOOK_QUEUE = name, f"{name}-webhooks"
     yield name
-    app.conf.task_default_queue = saved
+    app.conf.task_default_queue, settings.LEDGER_WEBHOOK_QUEUE = saved
     _queue_delete(name)
+    _queue_delete(f"{name}-webhooks")
+
+
+@dataclass(frozen=True)
+class CeleryQueues:
+    main: str
+    webhooks: str
 
 
 @pytest.fixture
-def celery_worker(django_db_setup, django_db_blocker, celery_test_queue):
-    """A real worker for tests that claim asynchronous behaviour (use with transactional_db).
-
-    One per test, on a queue of its own: a task a test leaves behind (a timer due later, a
-    redelivery) dies with its worker instead of firing into the next test while the database
-    is being flushed.
-    """
-    from django.db import connection
+def celery_queues(celery_test_queue):
+    """This test's queues: one per test, so a task a test leaves behind (a timer due later, a
+    redelivery, a webhook retry) dies with its workers instead of firing into the next test
+    while the database is being flushed."""
+    from django.conf import settings
 
     from casino.celery import app
 
+    main = f"{celery_test_queue}-{uuid.uuid4().hex[:6]}"
+    queues = CeleryQueues(main=main, webhooks=f"{main}-webhooks")
+    app.conf.task_default_queue, settings.LEDGER_WEBHOOK_QUEUE = queues.main, queues.webhooks
+    yield queues
+    app.conf.task_default_queue = celery_test_queue
+    settings.LEDGER_WEBHOOK_QUEUE = f"{celery_test_queue}-webhooks"
+    _queue_delete(queues.main)
+    _queue_delete(queues.webhooks)
+
+
+def _worker_run(django_db_blocker, **kwargs):
+    from django.db import connection
+
     with django_db_blocker.unblock():
         name = connection.settings_dict["NAME"]
-    queue = f"{celery_test_queue}-{uuid.uuid4().hex[:6]}"
-    app.conf.task_default_queue = queue
-    worker = WorkerProcess(database_name=name, queue=queue)
+    worker = WorkerProcess(database_name=name, **kwargs)
     try:
         worker.start()
         yield worker
     finally:
         worker.stop()
-        app.conf.task_default_queue = celery_test_queue
-        _queue_delete(queue)
+
+
+@pytest.fixture
+def celery_worker(django_db_setup, django_db_blocker, celery_queues):
+    """A real worker on the main queue, for tests that claim asynchronous behaviour (use with
+    transactional_db). Webhook deliveries need ``webhook_worker`` too."""
+    yield from _worker_run(
+        django_db_blocker, queue=celery_queues.main, webhook_queue=celery_queues.webhooks
+    )
+
+
+# Test receivers listen on loopback: the egress allow-list must let the worker reach them.
+WEBHOOK_WORKER_ENV = {"LEDGER_WEBHOOK_ALLOWED_HOSTS": "127.0.0.1"}
+
+
+@pytest.fixture
+def webhook_worker_env():
+    """Environment of ``webhook_worker`` (a test module overrides it to change timeouts or the
+    circuit breaker's settings)."""
+    return WEBHOOK_WORKER_ENV
+
+
+@pytest.fixture
+def webhook_worker(django_db_setup, django_db_blocker, celery_queues, webhook_worker_env):
+    """A real worker on the webhook deliveries' queue, with a thread pool (as in the demo)."""
+    yield from _worker_run(
+        django_db_blocker,
+        queue=celery_queues.webhooks,
+        webhook_queue=celery_queues.webhooks,
+        pool="threads",
+        concurrency=4,
+        env=webhook_worker_env,
+    )
 
 
 def _queue_delete(name: str) -> None:

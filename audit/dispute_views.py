@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from audit import disputes, events
 from audit.models import DisputeCase, DisputeNote
 from casino.actors import Actor
-from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.inputs import MAX_ID, IdField, JsonIntegerField, staff_user_required, validated
 from casino.api.models import Scope
 from casino.errors import NotFound
 
@@ -78,7 +78,7 @@ class DisputeListCreateView(generics.GenericAPIView):
     serializer_class = DisputeOutputSerializer
 
     class InputSerializer(serializers.Serializer):
-        round_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        round_id = IdField()
         bet_ref = serializers.CharField(max_length=40, required=False, default="")
         claim = serializers.CharField(max_length=2000)
         claimant = serializers.CharField(max_length=200, required=False, default="")
@@ -177,7 +177,7 @@ class DisputeInvestigateView(APIView):
 
 class AdjustmentInputSerializer(serializers.Serializer):
     bet_ref = serializers.CharField(max_length=40)
-    amount = serializers.IntegerField(
+    amount = JsonIntegerField(
         min_value=-MAX_ADJUSTMENT,
         max_value=MAX_ADJUSTMENT,
         help_text="Minor units; positive pays the player, negative takes back.",

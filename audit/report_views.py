@@ -11,14 +11,12 @@ from rest_framework.views import APIView
 
 from audit.reports import REPORTS, Period, report_generate
 from casino.actors import Actor
-from casino.api.inputs import MAX_ID
+from casino.api.inputs import MAX_ID, DayField
 
 
 class ReportQuerySerializer(serializers.Serializer):
-    date_from = serializers.DateField(
-        required=False, help_text="first UTC day (default: 30 days ago)"
-    )
-    date_to = serializers.DateField(required=False, help_text="last UTC day (default: today)")
+    date_from = DayField(required=False, help_text="first UTC day (default: 30 days ago)")
+    date_to = DayField(required=False, help_text="last UTC day (default: today)")
     table = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
     player = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, required=False, help_text="player-statement: required"

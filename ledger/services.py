@@ -25,7 +25,7 @@ from django.utils import timezone
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
 from casino.pgarrays import int_array, text_array
-from ledger import events, lock_objects, notifications
+from ledger import egress, events, lock_objects, notifications, sealed
 from ledger.errors import (
     AlreadySettled,
     FourEyesRequired,
@@ -35,7 +35,15 @@ from ledger.errors import (
     StakeMismatch,
     WrongCurrency,
 )
-from ledger.models import Account, Correction, Leg, Player, Transaction
+from ledger.models import (
+    Account,
+    Correction,
+    Leg,
+    Operator,
+    Player,
+    Transaction,
+    WebhookCircuit,
+)
 from ledger.postings import (
     Dimensions,
     HouseAccount,
@@ -135,15 +143,24 @@ def player_create(*, actor: Actor, operator, external_ref: str, display_name: st
     return player
 
 
-def operator_webhook_set(*, actor: Actor, operator, url: str):
-    """Point the operator's webhooks at ``url`` and rotate the signing secret."""
+def operator_webhook_set(*, actor: Actor, operator, url: str) -> tuple[Operator, str]:
+    """Point the operator's webhooks at ``url`` ("" for the events feed only) and rotate the
+    signing secret: (operator, the new secret, to show once). A target the egress allow-list
+    refuses is a 400 naming ``webhook_url``; the endpoint's circuit starts closed."""
+    if url:
+        egress.webhook_target_check(url)
+    secret = secrets.token_hex()
     with transaction.atomic():
-        operator = type(operator).objects.select_for_update().get(pk=operator.pk)
+        operator = Operator.objects.select_for_update().get(pk=operator.pk)
         operator.webhook_url = url
-        operator.webhook_secret = secrets.token_hex()
-        operator.save(update_fields=["webhook_url", "webhook_secret"])
+        operator.webhook_secret_sealed = sealed.seal(secret)
+        operator.save(update_fields=["webhook_url", "webhook_secret_sealed"])
+        WebhookCircuit.objects.filter(operator=operator).update(
+            state=WebhookCircuit.State.CLOSED, consecutive_failures=0, open_until=None,
+            probe_until=None,
+        )  # fmt: skip
         events.operator_webhook_set(actor=actor, operator=operator)
-    return operator
+    return operator, secret
 
 
 def wallet_open(*, actor: Actor, player: Player, currency: str) -> tuple[Account, bool]:

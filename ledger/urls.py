@@ -32,4 +32,5 @@ urlpatterns = [
     path(
         "operators/<int:pk>/webhook/", views.OperatorWebhookView.as_view(), name="operator-webhook"
     ),
+    path("operator/webhook/", views.OwnWebhookView.as_view(), name="own-webhook"),
 ]

@@ -17,12 +17,27 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.inputs import (
+    MAX_ID,
+    DayField,
+    IdField,
+    JsonIntegerField,
+    staff_user_required,
+    validated,
+)
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import PermissionDenied, ValidationFailed
 from ledger import selectors, services
-from ledger.models import Account, Correction, Leg, Operator, OperatorEvent, Transaction
+from ledger.models import (
+    Account,
+    Correction,
+    Leg,
+    Operator,
+    OperatorEvent,
+    Transaction,
+    WebhookCircuit,
+)
 from ledger.services import MAX_AMOUNT
 
 # --- Serializers shared by several views ----------------------------------------------------
@@ -72,7 +87,7 @@ class TransactionOutputSerializer(serializers.Serializer):
 
 
 class AmountInputSerializer(serializers.Serializer):
-    amount = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT, help_text="Minor units.")
+    amount = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, help_text="Minor units.")
     reference = serializers.RegexField(
         r"^[\x21-\x7e]{1,64}$",
         required=False,
@@ -111,7 +126,7 @@ class PlayerListCreateView(generics.GenericAPIView):
     class InputSerializer(serializers.Serializer):
         external_ref = serializers.CharField(max_length=64)
         display_name = serializers.CharField(max_length=120, required=False, default="")
-        operator_id = serializers.IntegerField(
+        operator_id = IdField(
             required=False, help_text="Staff only; an API key always creates for its operator."
         )
 
@@ -166,7 +181,7 @@ class WalletListCreateView(generics.GenericAPIView):
     serializer_class = WalletOutputSerializer
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField()
+        player_id = IdField()
         currency = serializers.RegexField(r"^[A-Z]{3}$", help_text="ISO 4217, e.g. EUR.")
 
     def get_queryset(self):
@@ -388,8 +403,8 @@ class CorrectionOutputSerializer(serializers.Serializer):
 
 
 class ReplacementLegInputSerializer(serializers.Serializer):
-    account_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    amount = serializers.IntegerField(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT)
+    account_id = IdField()
+    amount = JsonIntegerField(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT)
     kind = serializers.ChoiceField(choices=Leg.Kind.choices)
     bet_ref = serializers.CharField(max_length=64, required=False, default="")
 
@@ -408,7 +423,7 @@ class CorrectionListCreateView(generics.GenericAPIView):
         return selectors.correction_list()
 
     class InputSerializer(serializers.Serializer):
-        transaction_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        transaction_id = IdField()
         reason = serializers.CharField(max_length=500)
         replacement_legs = ReplacementLegInputSerializer(many=True, required=False, default=list)
 
@@ -509,8 +524,8 @@ class TableAccountingView(APIView):
 
     class QuerySerializer(serializers.Serializer):
         group_by = serializers.CharField(required=False, default="table")
-        date_from = serializers.DateField(required=False)
-        date_to = serializers.DateField(required=False)
+        date_from = DayField(required=False)
+        date_to = DayField(required=False)
         table = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         operator = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
         dealer = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
@@ -631,36 +646,79 @@ class OperatorEventFeedView(APIView):
         return Response(body)
 
 
+class OperatorWebhookOutputSerializer(serializers.Serializer):
+    operator_id = serializers.IntegerField()
+    url = serializers.CharField()
+    secret = serializers.CharField(help_text="The new signing secret: shown this once only.")
+
+
+def _webhook_set_response(request, operator: Operator, url: str) -> Response:
+    operator, secret = services.operator_webhook_set(
+        actor=Actor.from_request(request), operator=operator, url=url
+    )
+    return Response({"operator_id": operator.pk, "url": operator.webhook_url, "secret": secret})
+
+
 class OperatorWebhookView(APIView):
-    """An operator's webhook URL; setting it rotates the signing secret (shown once)."""
+    """Staff: an operator's webhook URL; setting it rotates the signing secret (shown once).
+    Refused targets (ledger/egress.py) are a 400 naming ``webhook_url``."""
 
     required_permissions = {"POST": "ledger.change_operator"}
     write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
-        url = serializers.URLField(max_length=500, allow_blank=True)
+        url = serializers.CharField(max_length=500, allow_blank=True)
+
+    @extend_schema(request=InputSerializer, responses=OperatorWebhookOutputSerializer)
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        return _webhook_set_response(request, get_object_or_404(Operator, pk=pk), data["url"])
+
+
+class OwnWebhookView(APIView):
+    """An operator's API key: its own webhook URL and the state of its circuit breaker; PUT
+    sets the URL ("" for the events feed only) and rotates the signing secret, shown once in
+    the response. Refused targets (ledger/egress.py) are a 400 naming ``webhook_url``."""
+
+    required_permissions = {"GET": "ledger.view_operatorevent", "PUT": "ledger.manage_own_webhook"}
+    # Where the operator's money notifications go: a key that may move money may set it.
+    write_scope = Scope.MONEY
+
+    class InputSerializer(serializers.Serializer):
+        webhook_url = serializers.CharField(max_length=500, allow_blank=True)
+
+    def _operator(self, request) -> Operator:
+        operator_id = request_scope(request).operator_id
+        if operator_id is None:
+            raise PermissionDenied("Only an operator's API key has a webhook of its own.")
+        return get_object_or_404(Operator, pk=operator_id)
 
     @extend_schema(
-        request=InputSerializer,
         responses=inline_serializer(
-            "OperatorWebhook",
+            "OwnWebhook",
             {
                 "operator_id": serializers.IntegerField(),
                 "url": serializers.CharField(),
-                "secret": serializers.CharField(),
+                "circuit": serializers.ChoiceField(choices=WebhookCircuit.State.choices),
+                "consecutive_failures": serializers.IntegerField(),
+                "open_until": serializers.DateTimeField(allow_null=True),
             },
-        ),
-    )
-    def post(self, request, pk: int):
-        data = validated(self.InputSerializer, request)
-        operator = get_object_or_404(Operator, pk=pk)
-        operator = services.operator_webhook_set(
-            actor=Actor.from_request(request), operator=operator, url=data["url"]
         )
+    )
+    def get(self, request):
+        operator = self._operator(request)
+        circuit = selectors.webhook_circuit_of(operator_id=operator.pk)
         return Response(
             {
                 "operator_id": operator.pk,
                 "url": operator.webhook_url,
-                "secret": operator.webhook_secret,
+                "circuit": circuit.state,
+                "consecutive_failures": circuit.consecutive_failures,
+                "open_until": circuit.open_until,
             }
         )
+
+    @extend_schema(request=InputSerializer, responses=OperatorWebhookOutputSerializer)
+    def put(self, request):
+        data = validated(self.InputSerializer, request)
+        return _webhook_set_response(request, self._operator(request), data["webhook_url"])

@@ -15,7 +15,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.timesince import timesince
 
 from casino.api import roles
 from casino.console import selectors as console_selectors
@@ -30,6 +32,7 @@ from casino.console.admin import (
     json_block,
 )
 from casino.console.links import audit_links
+from casino.money import money_text
 from tables import engine as eng
 from tables import models, selectors, services
 
@@ -264,6 +267,7 @@ TABLE_ACTIONS = (
         form=RulesForm,
         initial=lambda t: {"rule_set": t.rule_set_id, "payout_schedule": t.payout_schedule_id},
         preview=_rules_preview,
+        preview_button="Show theoretical RTP",
         dangerous=True,
         help="Check the pair's theoretical RTP, then activate it: it applies from the next round.",
         references=_table_refs,
@@ -309,12 +313,22 @@ def _close_betting(*, request, obj, actor, data):
 
 def _void_request(*, request, obj, actor, data):
     services.void_request(actor=actor, user=request.user, round_id=obj.pk, reason=data["reason"])
-    return f"Void of round {obj} requested: a floor supervisor must approve it."
+    return f"Void of round {obj} requested: the round is on hold until a floor supervisor decides."
 
 
 def _void_approve(*, request, obj, actor, data):
     services.void_approve(actor=actor, user=request.user, round_id=obj.pk)
     return f"Round {obj} voided: undecided stakes are returned."
+
+
+def _void_reject(*, request, obj, actor, data):
+    services.void_reject(actor=actor, user=request.user, round_id=obj.pk, reason=data["reason"])
+    return f"Void of round {obj} rejected: the round carries on."
+
+
+def _void_cancel(*, request, obj, actor, data):
+    services.void_cancel(actor=actor, user=request.user, round_id=obj.pk, reason=data["reason"])
+    return f"Void request of round {obj} cancelled: the round carries on."
 
 
 def _resume(*, request, obj, actor, data):
@@ -330,9 +344,66 @@ def _voidable(rnd) -> bool:
     return rnd.phase in models.Round.UNFINISHED
 
 
+def _open_void(rnd) -> models.VoidRequest | None:
+    return (
+        rnd.void_requests.filter(status=models.VoidRequest.Status.REQUESTED)
+        .select_related("requested_by")
+        .first()
+    )
+
+
 def _void_waiting(rnd) -> bool:
-    waiting = models.VoidRequest.Status.REQUESTED
-    return _voidable(rnd) and rnd.void_requests.filter(status=waiting).exists()
+    return _voidable(rnd) and _open_void(rnd) is not None
+
+
+def _void_request_rows(rnd) -> dict[str, str]:
+    """The open request as the deciding staff member must see it."""
+    request = _open_void(rnd)
+    if request is None:
+        return {"Void request": "none open (decided or expired meanwhile)"}
+    now = timezone.now()
+    expiry = f"{request.expires_at:%H:%M:%S} UTC"
+    expiry += f" (in {timesince(now, request.expires_at)})" if request.expires_at > now else ""
+    return {
+        "Reason": request.reason,
+        "Requested by": str(request.requested_by),
+        "Requested": f"{timesince(request.requested_at, now)} ago, "
+        f"at {request.requested_at:%H:%M:%S} UTC",
+        "Expires": expiry,
+        "Round": f"{rnd} ({rnd.phase}; on hold since the request)",
+    }
+
+
+def _void_approve_preview(*, obj, data):
+    """The request, then every stake the void returns and every decided outcome that stands,
+    from the engine (``selectors.void_preview``), money by the currency's exponent."""
+    rows = _void_request_rows(obj)
+    preview = selectors.void_preview(obj)
+    if preview is None:
+        return rows
+    currency = preview["currency"]
+
+    def money(amount: int) -> str:
+        return money_text(amount, currency)
+
+    for line in preview["returned"]:
+        label = f"Returned: box {line['box']}, player {line['player_id']} ({line['bet_id']})"
+        rows[label] = money(line["paid"])
+    for line in preview["standing"]:
+        label = (
+            f"Stands: box {line['box']}, player {line['player_id']} ({line['bet_id']}): "
+            f"{line['result'].replace('_', ' ')}"
+        )
+        rows[label] = f"stake {money(line['stake'])}, pays {money(line['paid'])}"
+    if not preview["returned"] and not preview["standing"]:
+        rows["Bets"] = "none: nothing to return or pay"
+    rows["Total returned"] = money(preview["total_returned"])
+    rows["Total paid (returned + standing outcomes)"] = money(preview["total_paid"])
+    return rows
+
+
+def _void_decision_preview(*, obj, data):
+    return _void_request_rows(obj)
 
 
 def _round_refs(obj) -> dict:
@@ -345,7 +416,7 @@ ROUND_ACTIONS = (
         label="Close betting",
         perform=_close_betting,
         permissions=(DEAL, OPERATE),
-        available=lambda r: r.phase == models.Round.Phase.OPEN,
+        available=lambda r: r.phase == models.Round.Phase.OPEN and r.held_since is None,
         one_click=True,
         references=_round_refs,
     ),
@@ -364,10 +435,11 @@ ROUND_ACTIONS = (
         label="Request void",
         perform=_void_request,
         permissions=("tables.request_void",),
-        available=lambda r: _voidable(r) and not r.void_requests.exists(),
+        available=lambda r: _voidable(r) and _open_void(r) is None,
         dangerous=True,
-        help="Outcomes already decided stand; every undecided stake is returned. Nothing "
-        "happens until a different floor supervisor approves.",
+        help="The round is held (no card, decision or settlement) until a different floor "
+        "supervisor approves or rejects, you cancel, or the request expires. If approved, "
+        "outcomes already decided stand and every undecided stake is returned.",
         references=_round_refs,
     ),
     ObjectAction(
@@ -376,8 +448,34 @@ ROUND_ACTIONS = (
         perform=_void_approve,
         permissions=("tables.approve_void",),
         available=_void_waiting,
+        preview=_void_approve_preview,
         dangerous=True,
-        help="Approve the void requested by another staff member (never your own request).",
+        help="Approve the void requested by another staff member (never your own request): "
+        "the stakes and outcomes below are posted to the ledger.",
+        references=_round_refs,
+    ),
+    ObjectAction(
+        name="void-reject",
+        label="Reject void",
+        perform=_void_reject,
+        permissions=("tables.reject_void",),
+        available=_void_waiting,
+        preview=_void_decision_preview,
+        dangerous=True,
+        help="Reject the void requested by another staff member: the hold ends and the round "
+        "carries on where it stopped.",
+        references=_round_refs,
+    ),
+    ObjectAction(
+        name="void-cancel",
+        label="Cancel void request",
+        perform=_void_cancel,
+        permissions=("tables.request_void", "tables.cancel_void"),
+        available=_void_waiting,
+        preview=_void_decision_preview,
+        dangerous=True,
+        help="Withdraw your own void request (a pit boss may cancel anyone's): the hold ends "
+        "and the round carries on where it stopped.",
         references=_round_refs,
     ),
 )
@@ -588,7 +686,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
             "bets": bets,
             "decisions": list(rnd.decisions.order_by("-seq")[:30]),
             "events": list(rnd.events.order_by("-id")[:30]),
-            "void": rnd.void_requests.select_related("requested_by", "approved_by").first(),
+            "void": selectors.void_request_latest(rnd),
             "links": audit_links(round=rnd, user=user),
         }
 
@@ -739,7 +837,15 @@ class RtpFigureAdmin(ReadOnlyConsoleModelAdmin):
 
 @admin.register(models.VoidRequest)
 class VoidRequestAdmin(ReadOnlyConsoleModelAdmin):
-    list_display = ("round", "status", "reason", "requested_by", "requested_at", "approved_by")
+    list_display = (
+        "round",
+        "status",
+        "reason",
+        "requested_by",
+        "requested_at",
+        "expires_at",
+        "decided_by",
+    )
     list_filter = ("status",)
 
 

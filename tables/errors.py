@@ -24,6 +24,14 @@ class RoundSuspended(Conflict):
     title = "The round is suspended"
 
 
+class RoundHeld(Conflict):
+    """A void request holds the round (§8): nothing happens in it until the request is
+    approved, rejected, cancelled or expires."""
+
+    code = "round-held"
+    title = "The round is on hold for a void request"
+
+
 class NotYourTurn(Conflict):
     code = "not-your-turn"
     title = "Not this player's turn"

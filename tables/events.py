@@ -20,6 +20,9 @@ LATE_BET_REFUSED = "tables.late_bet_refused"
 ROUND_SUSPENDED = "tables.round_suspended"
 ROUND_RESUMED = "tables.round_resumed"
 VOID_REQUESTED = "tables.void_requested"
+VOID_REJECTED = "tables.void_rejected"
+VOID_CANCELLED = "tables.void_cancelled"
+VOID_EXPIRED = "tables.void_expired"
 ROUND_VOIDED = "tables.round_voided"
 ROUND_SETTLED = "tables.round_settled"
 
@@ -117,16 +120,26 @@ def round_phase_changed(*, actor: Actor, round, before: str, after: str) -> None
 
 
 def round_event(
-    *, actor: Actor, round, seq: int, event: dict[str, Any], bet_id: int | None = None
+    *,
+    actor: Actor,
+    round,
+    seq: int,
+    event: dict[str, Any],
+    bet_id: int | None = None,
+    forced: bool = False,
 ) -> None:
-    """One engine event of a round (bet, card, decision, timeout default, match, ...)."""
+    """One engine event of a round (bet, card, decision, timeout default, match, ...);
+    ``forced``: a card the rules dealt without a decision (§6, §7)."""
+    payload: dict[str, Any] = {"seq": seq, "event": event}
+    if forced:
+        payload["forced"] = True
     audit_event_record(
         name=ROUND_EVENT + event["type"],
         actor=actor,
         table_id=round.table_id,
         round_id=round.pk,
         bet_id=bet_id,
-        payload={"seq": seq, "event": event},
+        payload=payload,
     )
 
 
@@ -163,13 +176,53 @@ def round_resumed(*, actor: Actor, round, reason: str, note: str) -> None:
 
 
 def void_requested(*, actor: Actor, round, request) -> None:
+    """A void request: the round is held from now until it is decided or expires."""
     audit_event_record(
         name=VOID_REQUESTED,
         actor=actor,
         table_id=round.table_id,
         round_id=round.pk,
-        payload={"void_request_id": request.pk, "reason": request.reason},
+        payload={
+            "void_request_id": request.pk,
+            "reason": request.reason,
+            "phase": round.phase,
+            "seq": round.seq,
+            "expires_at": request.expires_at.isoformat(),
+        },
     )
+
+
+def _hold_ended(name: str, actor: Actor, round, request) -> None:
+    audit_event_record(
+        name=name,
+        actor=actor,
+        table_id=round.table_id,
+        round_id=round.pk,
+        payload={
+            "void_request_id": request.pk,
+            "reason": request.reason,
+            "requested_by": request.requested_by_id,
+            "decided_by": request.decided_by_id,
+            "note": request.decision_note,
+            "phase": round.phase,
+            "seq": round.seq,
+        },
+    )
+
+
+def void_rejected(*, actor: Actor, round, request) -> None:
+    """Another staff member rejected the void request: the hold ends, the round carries on."""
+    _hold_ended(VOID_REJECTED, actor, round, request)
+
+
+def void_cancelled(*, actor: Actor, round, request) -> None:
+    """The requester (or a pit boss) cancelled the void request: the hold ends."""
+    _hold_ended(VOID_CANCELLED, actor, round, request)
+
+
+def void_expired(*, actor: Actor, round, request) -> None:
+    """Nobody decided the void request in time: it expired, the hold ends."""
+    _hold_ended(VOID_EXPIRED, actor, round, request)
 
 
 def round_voided(*, actor: Actor, round, request, settlement: dict[str, Any]) -> None:
@@ -182,7 +235,7 @@ def round_voided(*, actor: Actor, round, request, settlement: dict[str, Any]) ->
             "void_request_id": request.pk,
             "reason": request.reason,
             "requested_by": request.requested_by_id,
-            "approved_by": request.approved_by_id,
+            "approved_by": request.decided_by_id,
             "ledger_transaction_id": round.ledger_transaction_id,
             "settlement": settlement,
         },

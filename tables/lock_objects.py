@@ -13,7 +13,7 @@ earlier one after a later one, so two actions can wait for each other but never 
    timers, suspension, void, settlement). Two racing transitions of one round queue on this
    lock; the second then sees the new phase and is refused with 409 (``Conflict``).
 3. The round's shoe row (``shoe_for_update``): drawing or recording a card.
-4. The round's void request (``void_request_for_update``).
+4. The round's open void request (``void_request_for_update``).
 5. The ledger's locks, in the ledger's own order (``ledger/lock_objects.py``: the round
    advisory lock, then wallets ascending). Tables rows always come before ledger rows.
 
@@ -48,4 +48,7 @@ def shoe_for_update(pk: int) -> QuerySet[Shoe]:
 
 
 def void_request_for_update(round_id: int) -> QuerySet[VoidRequest]:
-    return VoidRequest.objects.select_for_update(of=("self",)).filter(round_id=round_id)
+    """The round's open void request (at most one: ``void_one_open_request_per_round``)."""
+    return VoidRequest.objects.select_for_update(of=("self",)).filter(
+        round_id=round_id, status=VoidRequest.Status.REQUESTED
+    )

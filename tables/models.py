@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django_fsm import FSMField, transition
 
 from audit.models import CurrentTransactionId
@@ -148,6 +149,8 @@ class Table(models.Model):
             ("play_round", "Can make players' decisions"),
             ("request_void", "Can request a round void"),
             ("approve_void", "Can approve a round void"),
+            ("reject_void", "Can reject another staff member's void request"),
+            ("cancel_void", "Can cancel any void request (the requester cancels their own)"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -363,6 +366,9 @@ class Round(models.Model):
     seq = models.PositiveIntegerField(default=0)  # engine events applied
     state = models.JSONField()  # cache of fold(events); rebuilt from RoundEvent when needed
     suspended_reason = models.CharField(max_length=500, blank=True, default="")
+    # Set while a void request holds the round (§8): no card, decision, timer default or
+    # settlement until the request is approved, rejected, cancelled or expires.
+    held_since = models.DateTimeField(null=True, blank=True)
     # timers: the betting deadline, and the current decision window (token = seq it opened at)
     betting_closes_at = models.DateTimeField(null=True, blank=True)
     decision_deadline = models.DateTimeField(null=True, blank=True)
@@ -530,9 +536,16 @@ class Decision(models.Model):
 
 
 class VoidRequest(models.Model):
+    """A request to void a round (§8). While it is open (``requested``) the round is held
+    (``Round.held_since``); approval voids the round, rejection, cancellation or expiry ends
+    the hold and the round carries on where it stopped."""
+
     class Status(models.TextChoices):
         REQUESTED = "requested"
         APPROVED = "approved"
+        REJECTED = "rejected"  # by another staff member (four eyes, as approval)
+        CANCELLED = "cancelled"  # by the requester or a pit boss
+        EXPIRED = "expired"  # nobody decided within TABLES_VOID_REQUEST_EXPIRES_S
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="void_requests")
     reason = models.CharField(max_length=500)
@@ -540,18 +553,28 @@ class VoidRequest(models.Model):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    requested_at = models.DateTimeField(auto_now_add=True)
-    approved_by = models.ForeignKey(
+    requested_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    # Betting time left when the hold froze the betting (a request during betting); a round
+    # that resumes gets it back.
+    betting_left = models.DurationField(null=True, blank=True)
+    decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    approved_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_note = models.CharField(max_length=500, blank=True, default="")
 
     class Meta:
         ordering = ["-id"]
         constraints = [
-            models.UniqueConstraint(fields=["round"], name="void_one_request_per_round"),
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=models.Q(status="requested"),
+                name="void_one_open_request_per_round",
+            ),
             models.CheckConstraint(
-                condition=~models.Q(approved_by=models.F("requested_by")),
+                condition=~models.Q(status__in=["approved", "rejected"])
+                | ~models.Q(decided_by=models.F("requested_by")),
                 name="void_two_people",
             ),
         ]

@@ -16,7 +16,7 @@ from django.db.models import QuerySet
 from casino.errors import NotFound
 from tables import engine as eng
 from tables import visibility
-from tables.models import Round, RoundEvent, Table
+from tables.models import Round, RoundEvent, Table, VoidRequest
 
 
 def round_state_replay(rnd: Round) -> eng.RoundState:
@@ -193,6 +193,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
     whose turn, timers, and the caller's legal actions (``player_id``: the player the operator
     asks for)."""
     state = round_state(rnd)
+    held = rnd.held_since is not None
     hidden = visibility.dealer_hidden(state)
     dealer_cards = [None if hidden else c.code for c in state.dealer]
     dv = state.dealer_value()
@@ -211,6 +212,8 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
                 {
                     "index": index,
                     "cards": cards,
+                    # positions of the cards the rules dealt without a decision (§6, §7)
+                    "forced_cards": [i for i in h.forced_cards if i < len(h.cards)],
                     "total": None if covered else v.total,
                     "soft": v.soft and not covered,
                     "status": h.status,
@@ -250,8 +253,85 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
         },
         "boxes": boxes,
         "turn": visibility.turn_json(state),
-        "next_card": visibility.target_json(state.next_card_target()),
-        "your_actions": caller_actions(state, player_id=player_id),
+        "next_card": visibility.target_json(
+            state.next_card_target(), forced=state.next_card_forced()
+        ),
+        "held": held,
+        "void_request": _void_request_state(rnd),
+        # nothing is legal while a void request holds the round
+        "your_actions": [] if held else caller_actions(state, player_id=player_id),
         "betting_closes_at": rnd.betting_closes_at,
         "decision_deadline": rnd.decision_deadline,
+    }
+
+
+# --- voids -----------------------------------------------------------------------------------
+
+
+def void_request_latest(rnd: Round) -> VoidRequest | None:
+    """The round's latest void request (the open one while the round is held)."""
+    return (
+        VoidRequest.objects.filter(round=rnd)
+        .select_related("requested_by", "decided_by")
+        .order_by("-id")
+        .first()
+    )
+
+
+def _void_request_state(rnd: Round) -> dict[str, Any] | None:
+    """The latest void request as the table shows it (no staff identities, no notes)."""
+    return (
+        VoidRequest.objects.filter(round=rnd)
+        .order_by("-id")
+        .values("id", "status", "reason", "requested_at", "expires_at", "decided_at")
+        .first()
+    )
+
+
+def void_request_json(request: VoidRequest | None) -> dict[str, Any] | None:
+    if request is None:
+        return None
+    return {
+        "id": request.pk,
+        "round_id": request.round_id,
+        "status": request.status,
+        "reason": request.reason,
+        "requested_by_id": request.requested_by_id,
+        "requested_at": request.requested_at,
+        "expires_at": request.expires_at,
+        "decided_by_id": request.decided_by_id,
+        "decided_at": request.decided_at,
+        "decision_note": request.decision_note,
+    }
+
+
+def void_preview(rnd: Round) -> dict[str, Any] | None:
+    """What approving a void of the round would do now (§8), read-only: the engine's
+    ``settle_void`` on the round's folded events, as ``services.void_approve`` computes it.
+    ``returned``: every undecided stake given back; ``standing``: every decided outcome that
+    stands (busts, Pontoons and 21s decided at once, surrenders, rescues, insurance), with
+    what it pays. None once the round is finished."""
+    if rnd.phase not in Round.UNFINISHED:
+        return None
+    settlement = eng.settle_void(round_state_replay(rnd))
+    players = dict(rnd.bets.values_list("ref", "player_id"))
+    returned, standing = [], []
+    for line in settlement.lines:
+        row = {
+            "bet_id": line.bet_id,
+            "player_id": players.get(line.bet_id),
+            "box": line.hand[0],
+            "hand_index": line.hand[1],
+            "result": line.result,
+            "stake": line.stake,
+            "paid": line.paid,
+        }
+        (returned if line.result == "void_returned" else standing).append(row)
+    return {
+        "currency": rnd.currency,
+        "returned": returned,
+        "standing": standing,
+        "total_stake": settlement.total_stake,
+        "total_returned": sum(r["paid"] for r in returned),
+        "total_paid": settlement.total_paid,
     }

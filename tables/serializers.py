@@ -2,6 +2,8 @@
 
 from rest_framework import serializers
 
+from tables.models import VoidRequest
+
 MAX_AMOUNT = 10**15
 
 
@@ -45,6 +47,10 @@ class CardTargetSerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="box | dealer")
     box = serializers.IntegerField(allow_null=True)
     hand_index = serializers.IntegerField(allow_null=True)
+    forced = serializers.BooleanField(
+        help_text="the rules deal this card without a decision (§6 doubled hand under hard "
+        "15, §7 the fifth card of four cards hard 11 or less)"
+    )
 
 
 class TurnSerializer(serializers.Serializer):
@@ -66,6 +72,10 @@ class HandStateSerializer(serializers.Serializer):
     cards = serializers.ListField(
         child=serializers.CharField(allow_null=True),
         help_text="null: a face-down card (the box's own player sees it)",
+    )
+    forced_cards = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="positions in cards of the cards dealt by the rules, without a decision",
     )
     total = serializers.IntegerField(allow_null=True, help_text="null while a card is face down")
     soft = serializers.BooleanField()
@@ -98,6 +108,36 @@ class DealerStateSerializer(serializers.Serializer):
     total = serializers.IntegerField(allow_null=True)
 
 
+class VoidRequestOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    round_id = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=VoidRequest.Status.choices,
+        help_text="requested: the round is on hold until the request is decided or expires",
+    )
+    reason = serializers.CharField()
+    requested_by_id = serializers.IntegerField()
+    requested_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    decided_by_id = serializers.IntegerField(allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    decision_note = serializers.CharField(allow_blank=True)
+
+
+class VoidRequestStateSerializer(serializers.Serializer):
+    """A round's void request as the table shows it (who asked and decided: staff-only)."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=VoidRequest.Status.choices,
+        help_text="requested: the round is on hold until the request is decided or expires",
+    )
+    reason = serializers.CharField()
+    requested_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+
+
 class RoundStateSerializer(serializers.Serializer):
     """The public state of a round: what the table shows, whose turn, the caller's actions."""
 
@@ -117,6 +157,11 @@ class RoundStateSerializer(serializers.Serializer):
     boxes = BoxStateSerializer(many=True)
     turn = TurnSerializer(allow_null=True)
     next_card = CardTargetSerializer(allow_null=True)
+    held = serializers.BooleanField(
+        help_text="a void request holds the round: no card, decision or settlement until it "
+        "is approved, rejected, cancelled or expires"
+    )
+    void_request = VoidRequestStateSerializer(allow_null=True, help_text="the latest one")
     your_actions = LegalActionSerializer(many=True)
     betting_closes_at = serializers.DateTimeField(allow_null=True)
     decision_deadline = serializers.DateTimeField(allow_null=True)
@@ -129,6 +174,7 @@ class RoundSummarySerializer(serializers.Serializer):
     phase = serializers.CharField()
     seq = serializers.IntegerField()
     suspended_reason = serializers.CharField(allow_blank=True)
+    held_since = serializers.DateTimeField(allow_null=True)
     betting_closes_at = serializers.DateTimeField(allow_null=True)
     decision_deadline = serializers.DateTimeField(allow_null=True)
 
@@ -180,10 +226,28 @@ class DealerAssignmentOutputSerializer(serializers.Serializer):
     assigned_by = serializers.CharField()
 
 
-class VoidRequestOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    round_id = serializers.IntegerField()
-    reason = serializers.CharField()
-    status = serializers.CharField()
-    requested_by_id = serializers.IntegerField()
-    requested_at = serializers.DateTimeField()
+class VoidPreviewLineSerializer(serializers.Serializer):
+    bet_id = serializers.CharField()
+    player_id = serializers.IntegerField(allow_null=True)
+    box = serializers.IntegerField()
+    hand_index = serializers.IntegerField()
+    result = serializers.CharField(help_text="void_returned, or the decided outcome that stands")
+    stake = serializers.IntegerField()
+    paid = serializers.IntegerField()
+
+
+class VoidPreviewSerializer(serializers.Serializer):
+    currency = serializers.CharField()
+    returned = VoidPreviewLineSerializer(many=True, help_text="undecided stakes given back")
+    standing = VoidPreviewLineSerializer(many=True, help_text="decided outcomes that stand")
+    total_stake = serializers.IntegerField()
+    total_returned = serializers.IntegerField()
+    total_paid = serializers.IntegerField()
+
+
+class RoundVoidSerializer(serializers.Serializer):
+    """A round's latest void request and, while the round can still be voided, what approving
+    a void now would return and pay (minor units)."""
+
+    void_request = VoidRequestOutputSerializer(allow_null=True)
+    preview = VoidPreviewSerializer(allow_null=True)

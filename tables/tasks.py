@@ -33,6 +33,11 @@ def round_settle_task(self, round_id: int) -> str:
     return services.round_settle(round_id=round_id, actor=actor)
 
 
+@shared_task(name="tables.void_request_expire")
+def void_request_expire_task(request_id: int) -> bool:
+    return services.void_request_expire(request_id=request_id)
+
+
 @shared_task(name="tables.timers_sweep")
 def timers_sweep_task() -> dict:
     return services.timers_sweep()

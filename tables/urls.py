@@ -42,5 +42,15 @@ urlpatterns = [
         views.RoundVoidApproveView.as_view(),
         name="round-void-approve",
     ),
+    path(
+        "rounds/<int:pk>/void-reject/",
+        views.RoundVoidRejectView.as_view(),
+        name="round-void-reject",
+    ),
+    path(
+        "rounds/<int:pk>/void-cancel/",
+        views.RoundVoidCancelView.as_view(),
+        name="round-void-cancel",
+    ),
     path("rounds/<int:pk>/resume/", views.RoundResumeView.as_view(), name="round-resume"),
 ]

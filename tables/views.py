@@ -3,8 +3,9 @@
 Roles (``casino/api/roles.py``): everyone with ``tables.view_table`` reads; operators' API keys
 place bets and make players' decisions (``place_bet`` / ``play_round``) for their own players
 only; dealer devices (and dealers) run rounds on their own table (``deal_round``); the pit
-operates tables (``operate_table``); a pit boss requests a void (``request_void``) and a floor
-supervisor approves it (``approve_void``).
+operates tables (``operate_table``); a pit boss requests a void (``request_void``) and may cancel
+it (any request: ``cancel_void``), and a floor supervisor approves or rejects it
+(``approve_void``, ``reject_void``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
-from casino.api.inputs import MAX_ID, staff_user_required, validated
+from casino.api.inputs import MAX_ID, IdField, JsonIntegerField, staff_user_required, validated
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import NotFound, ValidationFailed
@@ -35,6 +36,7 @@ from tables.serializers import (
     PlayedSerializer,
     RoundStateSerializer,
     RoundSummarySerializer,
+    RoundVoidSerializer,
     ShoeOutputSerializer,
     TableOutputSerializer,
     VoidRequestOutputSerializer,
@@ -161,14 +163,14 @@ class TableLimitsView(APIView):
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        min_bet = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
-        max_bet = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
-        box_max = serializers.IntegerField(
+        min_bet = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT)
+        max_bet = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT)
+        box_max = JsonIntegerField(
             min_value=1, max_value=MAX_AMOUNT, required=False, allow_null=True
         )
-        min_unit = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
-        decision_seconds = serializers.IntegerField(min_value=1, max_value=3600, required=False)
-        betting_seconds = serializers.IntegerField(min_value=1, max_value=3600, required=False)
+        min_unit = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
+        decision_seconds = JsonIntegerField(min_value=1, max_value=3600, required=False)
+        betting_seconds = JsonIntegerField(min_value=1, max_value=3600, required=False)
 
     @extend_schema(request=InputSerializer, responses=TableOutputSerializer)
     def post(self, request, pk: int):
@@ -186,8 +188,8 @@ class TableRulesView(APIView):
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        rule_set_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-        payout_schedule_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        rule_set_id = IdField()
+        payout_schedule_id = IdField()
 
     class OutputSerializer(serializers.Serializer):
         table = TableOutputSerializer()
@@ -220,7 +222,7 @@ class TableDealerView(APIView):
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        dealer_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        dealer_id = IdField()
 
     @extend_schema(request=InputSerializer, responses=DealerAssignmentOutputSerializer)
     def post(self, request, pk: int):
@@ -305,9 +307,9 @@ class RoundBetsView(APIView):
     write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-        box = serializers.IntegerField(min_value=1, max_value=100)
-        stake = serializers.IntegerField(min_value=0, max_value=MAX_AMOUNT)
+        player_id = IdField()
+        box = JsonIntegerField(min_value=1, max_value=100)
+        stake = JsonIntegerField(min_value=0, max_value=MAX_AMOUNT)
         behind = serializers.BooleanField(required=False, default=False)
 
     @extend_schema(
@@ -346,16 +348,14 @@ class RoundDecisionsView(APIView):
     write_scope = Scope.MONEY
 
     class InputSerializer(serializers.Serializer):
-        player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+        player_id = IdField()
         action = serializers.CharField(max_length=20)
-        amount = serializers.IntegerField(
+        amount = JsonIntegerField(
             min_value=0, max_value=MAX_AMOUNT, required=False, allow_null=True
         )
         bet_id = serializers.CharField(max_length=40, required=False, allow_null=True)
-        box = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
-        hand_index = serializers.IntegerField(
-            min_value=0, max_value=100, required=False, allow_null=True
-        )
+        box = JsonIntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+        hand_index = JsonIntegerField(min_value=0, max_value=100, required=False, allow_null=True)
 
     @extend_schema(
         request=InputSerializer, responses=PlayedSerializer, parameters=[IDEMPOTENCY_PARAMETER]
@@ -389,7 +389,7 @@ class RoundCardsView(APIView):
 
     class InputSerializer(serializers.Serializer):
         card = serializers.CharField(max_length=3)
-        shoe_position = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
+        shoe_position = JsonIntegerField(min_value=1, max_value=100_000, required=False)
 
     @extend_schema(request=InputSerializer, responses=CardPostedSerializer)
     def post(self, request, pk: int):
@@ -426,13 +426,26 @@ class RoundDealerDecisionView(APIView):
 
 
 class RoundVoidRequestView(APIView):
-    """A pit boss asks for the round to be voided (with a reason)."""
+    """GET: the round's latest void request and, while the round can still be voided, a
+    preview of what approving a void would do now (every stake returned, every decided outcome
+    that stands, from the engine). POST: a pit boss asks for the round to be voided (with a
+    reason); the round is on hold (409 ``round-held`` for cards, decisions and the dealer;
+    bets are late) until the request is approved, rejected, cancelled or expires."""
 
-    required_permissions = {"POST": "tables.request_void"}
+    required_permissions = {"GET": "tables.view_voidrequest", "POST": "tables.request_void"}
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
         reason = serializers.CharField(max_length=500)
+
+    @extend_schema(responses=RoundVoidSerializer)
+    def get(self, request, pk: int):
+        rnd = selectors.round_get(pk=pk, table_id=_table_scope(request))
+        body = {
+            "void_request": selectors.void_request_json(selectors.void_request_latest(rnd)),
+            "preview": selectors.void_preview(rnd),
+        }
+        return Response(RoundVoidSerializer(body).data)
 
     @extend_schema(request=InputSerializer, responses={201: VoidRequestOutputSerializer})
     def post(self, request, pk: int):
@@ -444,6 +457,51 @@ class RoundVoidRequestView(APIView):
             reason=data["reason"],
         )
         return Response(VoidRequestOutputSerializer(void).data, status=status.HTTP_201_CREATED)
+
+
+class VoidDecisionInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=500)
+
+
+def _void_decision_view(name: str, permission: str, doc: str):
+    service = getattr(services, f"void_{name}")
+
+    class VoidDecisionView(APIView):
+        required_permissions = {"POST": permission}
+        write_scope = Scope.PIT
+
+        @extend_schema(
+            request=VoidDecisionInputSerializer, responses=VoidRequestOutputSerializer, summary=doc
+        )
+        def post(self, request, pk: int):
+            data = validated(VoidDecisionInputSerializer, request)
+            void = service(
+                actor=_actor(request),
+                user=staff_user_required(request, "Only a staff member can do this."),
+                round_id=pk,
+                reason=data["reason"],
+            )
+            return Response(VoidRequestOutputSerializer(void).data)
+
+    VoidDecisionView.__name__ = VoidDecisionView.__qualname__ = f"RoundVoid{name.title()}View"
+    VoidDecisionView.__doc__ = doc
+    return VoidDecisionView
+
+
+RoundVoidRejectView = _void_decision_view(
+    "reject",
+    "tables.reject_void",
+    "A floor supervisor (not the requester) rejects the void request: the hold ends and the "
+    "round carries on where it stopped.",
+)
+# Whoever may request a void may cancel their own request; a pit boss (``cancel_void``) also
+# cancels anyone's (the service decides which).
+RoundVoidCancelView = _void_decision_view(
+    "cancel",
+    "tables.request_void",
+    "The requester (or a pit boss) cancels the void request: the hold ends and the round "
+    "carries on where it stopped.",
+)
 
 
 class RoundVoidApproveView(APIView):

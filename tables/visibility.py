@@ -34,12 +34,13 @@ def turn_json(state: eng.RoundState) -> dict[str, Any] | None:
     return {"kind": kind, "box": None, "hand_index": None, "bets": list(turn[1])}
 
 
-def target_json(target) -> dict[str, Any] | None:
+def target_json(target, *, forced: bool = False) -> dict[str, Any] | None:
+    """Where a card goes; ``forced``: the rules deal it without a decision (§6, §7)."""
     if target is None:
         return None
     if target[0] == "dealer":
-        return {"kind": "dealer", "box": None, "hand_index": None}
-    return {"kind": "box", "box": target[1], "hand_index": target[2]}
+        return {"kind": "dealer", "box": None, "hand_index": None, "forced": False}
+    return {"kind": "box", "box": target[1], "hand_index": target[2], "forced": forced}
 
 
 def box_face_down(state: eng.RoundState, hand: eng.round.Hand, position: int) -> bool:

@@ -22,6 +22,7 @@ from casino.api.credentials import (
 )
 from casino.api.models import ApiKey, DeviceToken
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
+from casino.api.throttling import credential_refusal_count
 from casino.rows import model_first, model_select_sql
 
 # Touching last_used_at on every request would add a write to the hot path; once a minute is
@@ -82,9 +83,17 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
         return None
 
     def _refuse(self, request, prefix: str | None, reason: str) -> None:
-        events.credential_refused(
-            kind=self.kind, prefix=prefix, reason=reason, client=client_of(request._request)
-        )
+        """Throttled (429) past the address's refusals in this window; else audited if it is
+        the window's first (the rest are summarized when the window closes)."""
+        window = credential_refusal_count(request._request)
+        if window is not None:
+            events.credential_refused(
+                kind=self.kind,
+                prefix=prefix,
+                reason=reason,
+                client=client_of(request._request),
+                window=window,
+            )
 
     def _touch(self, credential, now, address: str) -> None:
         if (

@@ -3,6 +3,7 @@
 from audit.services import audit_event_record
 from casino.actors import Actor
 from casino.api.models import ApiKey, Credential, DeviceToken
+from casino.api.throttling import RefusalWindow
 
 
 def _terms(credential: Credential) -> dict:
@@ -106,14 +107,37 @@ def device_token_revoked(*, actor: Actor, token: DeviceToken, reason: str) -> No
     )
 
 
-def credential_refused(*, kind: str, prefix: str | None, reason: str, client: dict) -> None:
-    """A bearer credential was refused (unknown, wrong secret, a rotated-out secret after its
-    overlap, revoked, expired, or from outside its allow-list): who tried, from where.
+CREDENTIAL_REFUSED = "auth.credential_refused"
+
+
+def credential_refused(
+    *, kind: str, prefix: str | None, reason: str, client: dict, window: RefusalWindow
+) -> None:
+    """The first bearer credential refused (unknown, wrong secret, a rotated-out secret after
+    its overlap, revoked, expired, or from outside its allow-list) from an address in a window:
+    who tried, from where. The window's further refusals are summarized in one
+    ``credential_refusals`` event once it has closed.
 
     Written outside any transaction of the request, so the refusal stays recorded although
     the request fails."""
     audit_event_record(
-        name="auth.credential_refused",
+        name=CREDENTIAL_REFUSED,
         actor=Actor(kind="anonymous", id=None, label=f"{kind}:{prefix or '?'}"),
-        payload={"kind": kind, "prefix": prefix or "", "reason": reason, "client": client},
+        payload={
+            "kind": kind,
+            "prefix": prefix or "",
+            "reason": reason,
+            "client": client,
+            "window": window.as_payload(),
+        },
+    )
+
+
+def credential_refusals(*, window: RefusalWindow, refused: int, throttled: int) -> None:
+    """All the refusals of an address's window: ``refused`` answered 401 (the first of them
+    is its ``credential_refused`` event), ``throttled`` further attempts answered 429."""
+    audit_event_record(
+        name="auth.credential_refusals",
+        actor=Actor(kind="anonymous", id=None, label=window.ip or "?"),
+        payload={"window": window.as_payload(), "refused": refused, "throttled": throttled},
     )

@@ -2,17 +2,35 @@ import logging
 import re
 import uuid
 
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import Http404
+from django.http.multipartparser import MultiPartParserError
+from django.views import defaults
 
-from casino.api.problems import problem_response
+from casino.api.problems import bad_request_problem, problem_response
 
 logger = logging.getLogger(__name__)
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+# Refusals Django answers itself (400, 403, 404 through the handlers in casino/urls.py); the
+# catch-all below must not turn them into 500s.
+_DJANGO_REFUSALS = (
+    Http404,
+    PermissionDenied,
+    SuspiciousOperation,
+    BadRequest,
+    MultiPartParserError,
+)
 
 
 class DatabaseUnavailableMiddleware:
     """Gives every request an id, and turns failures into problem details instead of HTML.
 
+    A NUL byte in the path, a query parameter, a header or a cookie is a 400 before anything
+    reads it: PostgreSQL refuses NUL in text and jsonb, so a filter, a session lookup or the
+    audit event recording the request would otherwise fail deep inside with a database error.
+    Django's own refusals (a bad Host header, an oversized body, malformed multipart) are left
+    to Django, whose handlers (casino/urls.py) answer them as problems under /api/.
     A lost database connection becomes a clean 503 with Retry-After (the transaction was
     rolled back, so nothing is half-written); any other unhandled error under /api/ becomes a
     500 problem that names the request id to quote to support.
@@ -24,11 +42,21 @@ class DatabaseUnavailableMiddleware:
     def __call__(self, request):
         supplied = request.headers.get("X-Request-ID", "")
         request.request_id = supplied if _REQUEST_ID.match(supplied) else uuid.uuid4().hex
+        if _has_nul(request):
+            refusal = BadRequest(
+                "The path, a query parameter, a header or a cookie has a NUL byte."
+            )
+            logger.warning("bad request %s: %s", request.path.replace("\x00", "\\0"), refusal)
+            if request.path.startswith("/api/"):
+                return bad_request_problem(refusal)
+            return defaults.bad_request(request, refusal)
         response = self.get_response(request)
         response["X-Request-ID"] = request.request_id
         return response
 
     def process_exception(self, request, exception):
+        if isinstance(exception, _DJANGO_REFUSALS):
+            return None
         if isinstance(exception, (OperationalError, InterfaceError)):
             logger.warning("database unavailable: %s", exception)
             response = problem_response(
@@ -49,3 +77,18 @@ class DatabaseUnavailableMiddleware:
                 detail=f"Unexpected {kind} error; request id {request.request_id}.",
             )
         return None
+
+
+def _texts(request):
+    yield request.path
+    for key, values in request.GET.lists():
+        yield key
+        yield from values
+    yield from (value for key, value in request.META.items() if key.startswith("HTTP_"))
+    for key, value in request.COOKIES.items():
+        yield key
+        yield value
+
+
+def _has_nul(request) -> bool:
+    return any("\x00" in text for text in _texts(request))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import BadRequest, DisallowedHost, RequestDataTooBig
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf
@@ -109,3 +111,22 @@ def problem_response(*, status: int, code: str, title: str, detail: str) -> Json
         status=status,
         content_type=PROBLEM_CONTENT_TYPE,
     )
+
+
+def bad_request_problem(exception) -> JsonResponse:
+    """Django's own refusals of a request (``handler400``): an oversized body is 413, the rest
+    (a bad Host header, malformed multipart, too many fields, a NUL byte...) are 400."""
+    if isinstance(exception, RequestDataTooBig):
+        return problem_response(
+            status=413,
+            code="request-too-large",
+            title="Request too large",
+            detail=f"The request body exceeds {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.",
+        )
+    if isinstance(exception, DisallowedHost):
+        detail = "The Host header names a host this server does not serve."
+    elif isinstance(exception, BadRequest):  # raised by our own code with a reason to show
+        detail = str(exception)
+    else:
+        detail = "The request is malformed."
+    return problem_response(status=400, code="bad-request", title="Bad request", detail=detail)

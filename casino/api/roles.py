@@ -6,7 +6,7 @@ devices with the ``dealer_device`` role, resolved from the same groups, so one p
 """
 
 from django.contrib.auth.models import Group, Permission
-from django.core.cache import cache
+from django.core.cache import caches
 
 PIT_BOSS = "pit_boss"
 FLOOR_SUPERVISOR = "floor_supervisor"
@@ -27,6 +27,7 @@ _VIEW_ALL = [
     "ledger.view_correction",
     "ledger.view_operatorevent",
     "ledger.view_webhookattempt",
+    "ledger.view_webhookcircuit",
     "tables.view_casino",
     "tables.view_pit",
     "tables.view_table",
@@ -58,6 +59,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.change_table",
         "tables.operate_table",
         "tables.request_void",
+        "tables.cancel_void",
         "api.add_devicetoken",
         "api.change_devicetoken",
         "ledger.add_correction",
@@ -69,6 +71,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.change_table",
         "tables.operate_table",
         "tables.approve_void",
+        "tables.reject_void",
         "ledger.add_operator",
         "ledger.change_operator",
         "ledger.add_correction",
@@ -104,6 +107,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "ledger.view_transaction",
         "ledger.view_accounting",
         "ledger.view_operatorevent",
+        "ledger.manage_own_webhook",
         "tables.view_table",
         "tables.place_bet",
         "tables.play_round",
@@ -117,13 +121,13 @@ _CACHE_KEY = "role-perms:{}"
 def role_permissions(role: str) -> frozenset[str]:
     """The permissions of a role as stored in the database (cached per process briefly)."""
     key = _CACHE_KEY.format(role)
-    perms = cache.get(key)
+    perms = caches["process"].get(key)
     if perms is None:
         rows = Permission.objects.filter(group__name=role).values_list(
             "content_type__app_label", "codename"
         )
         perms = frozenset(f"{app}.{codename}" for app, codename in rows)
-        cache.set(key, perms, 30)
+        caches["process"].set(key, perms, 30)
     return perms
 
 
@@ -138,7 +142,7 @@ def roles_sync() -> None:
                 Permission.objects.get(content_type__app_label=app_label, codename=codename)
             )
         group.permissions.set(wanted)
-        cache.delete(_CACHE_KEY.format(role))
+        caches["process"].delete(_CACHE_KEY.format(role))
 
 
 def roles_sync_after_migrate(sender, **kwargs) -> None:

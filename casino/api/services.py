@@ -4,7 +4,7 @@ never stored.
 Every credential expires: a secret lives at most its kind's lifetime (settings
 ``API_KEY_LIFETIME_DAYS`` / ``API_DEVICE_TOKEN_LIFETIME_DAYS``) from when it was minted, so a
 key is renewed by rotating it, which mints a new secret and keeps the previous one valid for an
-overlap (``API_ROTATION_OVERLAP_HOURS`` at most)."""
+overlap (``API_ROTATION_OVERLAP_HOURS`` at most). Also: summarizing refused credentials."""
 
 from __future__ import annotations
 
@@ -12,13 +12,15 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.api import events
+from casino.api import events, selectors
 from casino.api.credentials import credential_mint, networks_normalize
 from casino.api.models import ApiKey, Credential, DeviceToken, Scope
+from casino.api.throttling import KEPT_WINDOWS, RefusalWindow, refusals_in
 from casino.errors import Conflict, ValidationFailed
 
 # What a new credential may do unless its issuer says otherwise: what its role is for.
@@ -274,3 +276,25 @@ def _change(credential: Credential, **wanted) -> dict[str, list]:
 
 def _plain(value):
     return value.isoformat() if isinstance(value, datetime) else value
+
+
+def credential_refusals_summarize(*, now: datetime | None = None) -> int:
+    """One ``credential_refusals`` event per address and closed window that saw more than its
+    first, audited refusal (run by the worker every minute). Each window is summarized once;
+    a window whose counters expired (the worker was down for KEPT_WINDOWS windows) keeps only
+    its first event. Returns the number of summaries written."""
+    now = now or timezone.now()
+    current = RefusalWindow.at("", now)
+    since = current.start - timedelta(seconds=current.seconds * KEPT_WINDOWS)
+    written = 0
+    for first in selectors.credential_refusals_first(since=since, until=current.start):
+        window = RefusalWindow.from_payload(first.payload["window"])
+        counts = refusals_in(window)
+        if counts is None or sum(counts) < 2:
+            continue
+        refused, throttled = counts
+        if not cache.add(window.key("summarized"), 1, window.seconds * KEPT_WINDOWS * 2):
+            continue
+        events.credential_refusals(window=window, refused=refused, throttled=throttled)
+        written += 1
+    return written

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from casino.actors import Actor
 from casino.api import selectors, services
 from casino.api.health import health_report
-from casino.api.inputs import staff_user, validated
+from casino.api.inputs import IdField, staff_user, validated
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
@@ -143,7 +143,7 @@ class ApiKeyListCreateView(generics.GenericAPIView):
     filterset_fields = ["operator"]
 
     class InputSerializer(CredentialInputSerializer):
-        operator_id = serializers.IntegerField()
+        operator_id = IdField()
         label = serializers.CharField(max_length=120)
 
     def get_queryset(self):
@@ -224,7 +224,7 @@ class DeviceTokenListCreateView(generics.GenericAPIView):
     filterset_fields = ["table"]
 
     class InputSerializer(CredentialInputSerializer):
-        table_id = serializers.IntegerField()
+        table_id = IdField()
         device_id = serializers.CharField(max_length=64)
         label = serializers.CharField(max_length=120, required=False, default="")
 

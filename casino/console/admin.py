@@ -173,6 +173,7 @@ class ObjectAction:
     one_click: bool = False
     help: str = ""
     preview: Callable[..., dict] | None = None  # (obj=, data=) -> context shown above the form
+    preview_button: str = ""  # a button recomputing the preview from the form's values
     references: Callable[[object], dict] | None = None  # audit references (table_id, ...)
 
     def form_class(self) -> type[forms.Form]:

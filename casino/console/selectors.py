@@ -8,6 +8,7 @@ from datetime import datetime
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.timesince import timesince
 
 from audit.selectors import audit_verification_latest
 from tables.models import Round, Shoe, Table, VoidRequest
@@ -108,18 +109,30 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
         for r in Round.objects.order_by("table_id", "-number")
         .distinct("table_id")
         .only(
-            "id", "table_id", "number", "phase", "suspended_reason", "settling_since", "opened_at"
+            "id",
+            "table_id",
+            "number",
+            "phase",
+            "suspended_reason",
+            "settling_since",
+            "held_since",
+            "opened_at",
         )
     }
     shoes = {
         s.table_id: s for s in Shoe.objects.filter(retired_at__isnull=True).defer("order", "seen")
     }
     # ``position`` is deferred-safe; ``cut_card_out`` reads cut_index and position only.
-    pending_voids = set(
-        VoidRequest.objects.filter(status=VoidRequest.Status.REQUESTED).values_list(
-            "round_id", flat=True
-        )
+    # Every open void request, whatever its round (a request is never dropped from the floor
+    # while it holds a round; it leaves when it is decided or expires).
+    pending_voids: dict[int, list[VoidRequest]] = {}
+    open_requests = (
+        VoidRequest.objects.filter(status=VoidRequest.Status.REQUESTED)
+        .select_related("round", "requested_by")
+        .defer("round__state", "round__settlement")
     )
+    for request in open_requests:
+        pending_voids.setdefault(request.round.table_id, []).append(request)
     stuck_before = now - SETTLEMENT_SWEEP_GRACE
     rows = []
     for table in tables:
@@ -136,6 +149,7 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
                 rnd.phase == Round.Phase.SETTLING
                 and rnd.settling_since
                 and rnd.settling_since < stuck_before
+                and rnd.held_since is None  # held, not stuck: its void alert says so
             ):
                 alerts.append(
                     Alert(
@@ -145,10 +159,17 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
                         url,
                     )
                 )
-            if rnd.pk in pending_voids:
-                alerts.append(
-                    Alert("warning", f"Void of round #{rnd.number} waits for approval", url)
+        for request in pending_voids.get(table.pk, []):
+            age = timesince(request.requested_at, now)
+            alerts.append(
+                Alert(
+                    "warning",
+                    f"Round #{request.round.number} on hold: void requested by "
+                    f"{request.requested_by} {age} ago waits for approval "
+                    f"(expires {request.expires_at:%H:%M:%S})",
+                    _admin_url("tables_round_change", request.round_id),
                 )
+            )
         limits = (
             f"{_money(table.min_bet, table.currency)} - {_money(table.max_bet, table.currency)}"
         )
@@ -176,7 +197,7 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
         )
     # Rounds stuck in settling on tables whose latest round moved on are still shown.
     older_stuck = Round.objects.filter(
-        Q(phase=Round.Phase.SETTLING, settling_since__lt=stuck_before)
+        Q(phase=Round.Phase.SETTLING, settling_since__lt=stuck_before, held_since__isnull=True)
         & ~Q(pk__in=[r.pk for r in latest.values()])
     ).select_related("table")[:20]
     for rnd in older_stuck:

@@ -2,9 +2,11 @@
 
 Each table has a thread acting as its dealer device (opens rounds, closes betting, plays the
 banker by the house policy) and as the operator's platform placing bets and decisions for the
-demo players with the operator's API key. Everything goes through the public API, so what the
-demo shows is exactly what an integrator gets. Refusals (a timer that won the race, a window
-that closed) are normal at a live table: the loop logs them and carries on.
+demo players with the operator's API key. At a human-paced table the thread is the dealer
+device only: it opens rounds and plays the banker, and leaves the bets and decisions to a
+person and the closing of betting to the table's timer. Everything goes through the public
+API, so what the demo shows is exactly what an integrator gets. Refusals (a timer that won the
+race, a window that closed) are normal at a live table: the loop logs them and carries on.
 """
 
 from __future__ import annotations
@@ -72,7 +74,17 @@ def choose(actions: list[dict], hand: dict | None, rng: random.Random) -> dict:
 
 class TablePlayer(threading.Thread):
     def __init__(
-        self, *, base, table_id, device_token, api_key, player_ids, stop, join_only, seed=None
+        self,
+        *,
+        base,
+        table_id,
+        device_token,
+        api_key,
+        player_ids,
+        stop,
+        join_only,
+        human_paced=False,
+        seed=None,
     ):
         super().__init__(name=f"demo-table-{table_id}", daemon=True)
         self.table_id = table_id
@@ -80,6 +92,7 @@ class TablePlayer(threading.Thread):
         self.operator = Api(base, api_key)
         self.player_ids = player_ids
         self.join_only = join_only
+        self.human_paced = human_paced
         self.stop = stop
         self.rng = random.Random(seed)  # demo play, not a game outcome
 
@@ -108,16 +121,18 @@ class TablePlayer(threading.Thread):
                 self.stop.wait(2)
                 return
             round_id = body["id"]
-            self.place_bets(round_id, table)
-            self.stop.wait(2)
-            self.device.call("POST", f"rounds/{round_id}/close-betting/")
+            if not self.human_paced:
+                self.place_bets(round_id, table)
+                self.stop.wait(2)
+                self.device.call("POST", f"rounds/{round_id}/close-betting/")
         deadline = time.monotonic() + 180
         while not self.stop.is_set() and time.monotonic() < deadline:
             status, state = self.device.call("GET", f"rounds/{round_id}/")
             if status != 200 or state["phase"] in FINAL_PHASES:
                 break
             self.act(round_id, state)
-            self.stop.wait(0.7)
+            # A person has the betting window: the device need not watch it closely.
+            self.stop.wait(2 if self.human_paced and state["phase"] == "open" else 0.7)
         self.stop.wait(3)
 
     def place_bets(self, round_id: int, table: dict):
@@ -143,6 +158,8 @@ class TablePlayer(threading.Thread):
                 f"rounds/{round_id}/dealer-decisions/",
                 {"action": "hit" if total < 17 else "stand"},
             )
+            return
+        if self.human_paced:
             return
         for player_id in self.player_ids:
             status, mine = self.operator.call("GET", f"rounds/{round_id}/?player_id={player_id}")
@@ -172,6 +189,7 @@ def players_start(*, base: str, credentials, stop: threading.Event) -> list[Tabl
             player_ids=credentials.player_ids,
             stop=stop,
             join_only=table_id in credentials.stake_after_first_card,
+            human_paced=table_id in credentials.human_paced,
             seed=table_id,
         )
         for table_id, token in credentials.device_tokens.items()

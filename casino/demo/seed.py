@@ -1,4 +1,5 @@
-"""A demo casino: staff per role, an operator with an API key, players with funded wallets.
+"""A demo casino: staff per role, an operator with an API key, players with funded wallets,
+and two tables per preset: a fast self-playing one and one at a human pace.
 
 Re-running is safe: existing rows are reused. The operator's API key is new on every run (a
 secret is shown only when it is issued) and earlier demo keys are revoked.
@@ -12,6 +13,8 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import Group, User
 from django.db import transaction
 
+from audit.sealing import audit_chain_seal
+from audit.verification import VerificationReport, audit_verification_run
 from casino.actors import Actor
 from casino.api import roles
 from casino.api.models import ApiKey, DeviceToken
@@ -47,17 +50,55 @@ CURRENCY = "EUR"
 FUNDING = 1_000_000
 # Short timers so a visitor sees rounds move; the rule book's defaults apply when they run out.
 TABLE_TIMERS = {"betting_seconds": 8, "decision_seconds": 6}
+# The human-paced tables: long enough to bet and decide by hand from the docs page or curl. No
+# simulated player bets there, and their dealer device leaves closing betting to the timer.
+HUMAN_TIMERS = {"betting_seconds": 90, "decision_seconds": 60}
 
 
 @dataclass
 class DemoCredentials:
-    staff: dict[str, str] = field(default_factory=dict)  # username -> password
+    # One dict per staff login (username, password, role): a per-user secret is one more key.
+    logins: list[dict] = field(default_factory=list)
     api_key: str = ""
     operator_code: str = ""
     player_ids: list[int] = field(default_factory=list)
     device_tokens: dict[int, str] = field(default_factory=dict)  # table id -> raw token
     # Tables where a box joins with no stake and stakes after its first card (traditional).
     stake_after_first_card: set[int] = field(default_factory=set)
+    human_paced: set[int] = field(default_factory=set)  # table ids
+
+    @property
+    def staff(self) -> dict[str, str]:
+        """username -> password"""
+        return {login["username"]: login["password"] for login in self.logins}
+
+    def document(self, base: str) -> dict:
+        """What the demo's credentials file holds (casino/demo/credentials.py)."""
+        listed = [
+            {"id": t.pk, "code": t.code, "name": t.name}
+            for t in Table.objects.filter(pk__in=self.device_tokens).order_by("code")
+        ]
+        return {
+            "urls": {
+                "base": base,
+                "admin": f"{base}/admin/",
+                "login": f"{base}/admin/login/",
+                "api": f"{base}/api/v1/",
+                "docs": f"{base}/api/v1/docs/",
+                "schema": f"{base}/api/v1/schema/",
+                "health": f"{base}/api/v1/health/",
+            },
+            "logins": self.logins,
+            "operator": {"code": self.operator_code, "api_key": self.api_key},
+            "players": self.player_ids,
+            "currency": CURRENCY,
+            "tables": {
+                "human_betting_seconds": HUMAN_TIMERS["betting_seconds"],
+                "human_decision_seconds": HUMAN_TIMERS["decision_seconds"],
+                "human_paced": [t for t in listed if t["id"] in self.human_paced],
+                "self_playing": [t for t in listed if t["id"] not in self.human_paced],
+            },
+        }
 
 
 @transaction.atomic
@@ -69,14 +110,18 @@ def demo_seed() -> DemoCredentials:
     if created:
         admin.set_password("admin" + PASSWORD_SUFFIX)
         admin.save()
-    credentials.staff["admin"] = "admin" + PASSWORD_SUFFIX
+    credentials.logins.append(
+        {"username": "admin", "password": "admin" + PASSWORD_SUFFIX, "role": "superuser"}
+    )
     for username, role in STAFF.items():
         user, created = User.objects.get_or_create(username=username, defaults={"is_staff": True})
         if created:
             user.set_password(username + PASSWORD_SUFFIX)
             user.save()
         user.groups.add(Group.objects.get(name=role))
-        credentials.staff[username] = username + PASSWORD_SUFFIX
+        credentials.logins.append(
+            {"username": username, "password": username + PASSWORD_SUFFIX, "role": role}
+        )
 
     operator, _ = Operator.objects.get_or_create(code="demo-op", defaults={"name": "Demo Operator"})
     for key in ApiKey.objects.filter(operator=operator, revoked_at__isnull=True):
@@ -96,7 +141,9 @@ def demo_seed() -> DemoCredentials:
 
     dealer = User.objects.get(username="dealer")
     players = list(Player.objects.filter(pk__in=credentials.player_ids))
-    for table in demo_tables():
+    human = demo_tables(prefix="human", label="human pace", timers=HUMAN_TIMERS)
+    credentials.human_paced = {table.pk for table in human}
+    for table in demo_tables() + human:
         # The simulated players take fixed boxes; free whatever an earlier run left seated.
         for player in players:
             with contextlib.suppress(DomainError):
@@ -111,26 +158,37 @@ def demo_seed() -> DemoCredentials:
             table_services.table_dealer_assign(actor=ACTOR, table_id=table.pk, dealer=dealer)
         if table.status == Table.Status.CLOSED:
             table_services.table_open(actor=ACTOR, table_id=table.pk)
+        # The theoretical RTP of each pair (the presets' ship precomputed: the worker stores
+        # them at once), so the game performance report has them from the first round.
+        table_services.rtp_figure(rule_set=table.rule_set, payout_schedule=table.payout_schedule)
     return credentials
 
 
-def demo_tables() -> list[Table]:
+def demo_audit_verify() -> VerificationReport:
+    """Seal and verify the audit log now (after seeding, before serving), so the floor's audit
+    badge is true from the first minute, not after the worker's first scheduled verification
+    (AUDIT_VERIFY_EVERY_S)."""
+    audit_chain_seal()
+    return audit_verification_run(actor=Actor.system("demo.start"))
+
+
+def demo_tables(*, prefix="demo", label="demo", timers=TABLE_TIMERS) -> list[Table]:
     """One table per preset, dealt from the server's shoe."""
     casino, _ = Casino.objects.get_or_create(code="main", defaults={"name": "Main casino"})
     tables = []
     for preset in PRESETS:
-        table = Table.objects.filter(code=f"demo-{preset}").first()
+        table = Table.objects.filter(code=f"{prefix}-{preset}").first()
         if table is None:
             rule_set, schedule = table_services.preset_versions_ensure(actor=ACTOR, preset=preset)
             table = table_services.table_create(
                 actor=ACTOR,
                 casino=casino,
-                code=f"demo-{preset}",
-                name=f"{preset.replace('_', ' ').title()} (demo)",
+                code=f"{prefix}-{preset}",
+                name=f"{preset.replace('_', ' ').title()} ({label})",
                 rule_set=rule_set,
                 payout_schedule=schedule,
                 currency=CURRENCY,
-                **TABLE_TIMERS,
+                **timers,
             )
         tables.append(table)
     return tables

@@ -11,8 +11,9 @@ sent after commit and guarded by the round's state, plus a periodic sweep (``tim
 for lost or early messages.
 
 Modules: ``versions`` (rule sets, payout schedules, RTP), ``table_admin``, ``shoes``,
-``driver`` (``RoundDriver``), ``play`` (rounds, cards, decisions), ``bets``, ``settlement``
-(settle, void), ``timers`` (timers and sweeps); ``_common`` holds their shared helpers.
+``driver`` (``RoundDriver``), ``play`` (rounds, cards, decisions), ``bets``, ``settlement``,
+``voids`` (request, hold, approve, reject, cancel, expire), ``timers`` (timers and sweeps);
+``_common`` holds their shared helpers.
 """
 
 from tables.services.bets import bet_place, late_bet_record
@@ -27,7 +28,7 @@ from tables.services.play import (
     round_open,
     round_resume,
 )
-from tables.services.settlement import round_settle, void_approve, void_request
+from tables.services.settlement import round_settle
 from tables.services.shoes import shoe_load, shoe_replace
 from tables.services.table_admin import (
     seat_leave,
@@ -53,6 +54,13 @@ from tables.services.versions import (
     rtp_compute_store,
     rtp_figure,
     rule_set_version_create,
+)
+from tables.services.voids import (
+    void_approve,
+    void_cancel,
+    void_reject,
+    void_request,
+    void_request_expire,
 )
 
 __all__ = [
@@ -91,5 +99,8 @@ __all__ = [
     "table_rules_set",
     "timers_sweep",
     "void_approve",
+    "void_cancel",
+    "void_reject",
     "void_request",
+    "void_request_expire",
 ]

@@ -13,8 +13,8 @@ from django_fsm import can_proceed
 from casino.actors import Actor
 from casino.errors import NotFound
 from tables import lock_objects
-from tables.errors import RoundSuspended, WrongPhase
-from tables.models import Box, Round, RoundEvent, Table
+from tables.errors import RoundHeld, RoundSuspended, WrongPhase
+from tables.models import Box, Round, RoundEvent, Table, VoidRequest
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,7 @@ def columns_remember(rnd: Round) -> Round:
 def live_check(rnd: Round) -> None:
     if rnd.phase not in Round.LIVE:
         raise WrongPhase(f"Round {rnd.pk} is {rnd.phase}; nothing more can happen in it.")
+    hold_check(rnd)
     if rnd.suspended_reason:
         raise RoundSuspended(
             f"Round {rnd.pk} is suspended ({rnd.suspended_reason}); the pit must resume or void it."
@@ -107,6 +108,24 @@ def stream_wake(event: RoundEvent) -> None:
     wake = _StreamWake(event.table_id)
     wake.key = key
     transaction.on_commit(wake, robust=True)
+
+
+def hold_check(rnd: Round) -> None:
+    """Refuse anything in a round a void request holds (§8), naming the request."""
+    if rnd.held_since is None:
+        return
+    request = (
+        VoidRequest.objects.filter(round_id=rnd.pk, status=VoidRequest.Status.REQUESTED)
+        .only("pk", "expires_at")
+        .first()
+    )
+    named = "a void request"
+    if request is not None:
+        named = f"void request {request.pk}, expiring {request.expires_at:%H:%M:%S} UTC"
+    raise RoundHeld(
+        f"Round {rnd.pk} is on hold for {named}: nothing happens in it until the request is "
+        "approved, rejected, cancelled or expires."
+    )
 
 
 def meta_event(rnd: Round, type_: str, payload: dict[str, Any], actor: Actor) -> None:

@@ -109,19 +109,27 @@ class RoundDriver:
         rnd = self.rnd
         rnd.seq += 1
         payload = event.to_json()
+        # A card the rules deal without a decision (§6, §7) is marked in the stream and the
+        # audit log; the engine payload (the fold input) stays as the engine wrote it.
+        forced = isinstance(event, eng.CardDealt) and before.next_card_forced()
         row = RoundEvent(
             round=rnd,
             table_id=rnd.table_id,
             seq=rnd.seq,
             type=event.type,
             payload=payload,
-            public=self._public(before, event),
+            public=self._public(before, event, forced=forced),
             actor=self.actor.label,
         )
         model_insert(row)
         stream_wake(row)
         events.round_event(
-            actor=self.actor, round=rnd, seq=rnd.seq, event=payload, bet_id=bet.pk if bet else None
+            actor=self.actor,
+            round=rnd,
+            seq=rnd.seq,
+            event=payload,
+            bet_id=bet.pk if bet else None,
+            forced=forced,
         )
         if debit:
             self._stakes_debit(before, after, event)
@@ -135,12 +143,15 @@ class RoundDriver:
         self._phase_sync()
         return after
 
-    def _public(self, before: eng.RoundState, event: eng.Event) -> dict[str, Any]:
+    def _public(
+        self, before: eng.RoundState, event: eng.Event, *, forced: bool = False
+    ) -> dict[str, Any]:
         public = event.to_json()
         public.pop("player_id", None)
         if isinstance(event, eng.CardDealt):
             target = before.next_card_target()
-            public["target"] = visibility.target_json(target)
+            public["target"] = visibility.target_json(target, forced=forced)
+            public["forced"] = forced
             if (
                 target[0] == "dealer"
                 and before.rules.dealer_cards_face_down
@@ -301,7 +312,12 @@ class RoundDriver:
     def finish(self) -> Round:
         """Timers, projections and the cached state; saves the round."""
         rnd, state = self.rnd, self.state
-        if rnd.phase in Round.LIVE and state.turn() is not None and not rnd.suspended_reason:
+        if (
+            rnd.phase in Round.LIVE
+            and state.turn() is not None
+            and not rnd.suspended_reason
+            and rnd.held_since is None
+        ):
             if self.turn_changed or rnd.decision_token is None:
                 _decision_window_open(rnd)
         else:

@@ -130,6 +130,7 @@ def card_post(
         target = play.state.next_card_target()
         if target is None:
             raise WrongPhase(f"No card is expected now (turn: {play.state.turn()}).")
+        forced = play.state.next_card_forced()
         try:
             code = eng.parse_card(card).code
         except eng.EngineError as exc:
@@ -162,7 +163,7 @@ def card_post(
             play.finish()
     if refusal:
         raise RoundSuspended(f"Card {code} refused and round {round_id} suspended: {refusal}.")
-    return CardPosted(round=rnd, card=code, target=visibility.target_json(target))
+    return CardPosted(round=rnd, card=code, target=visibility.target_json(target, forced=forced))
 
 
 def _suspend(actor: Actor, rnd: Round, reason: str, *, card: str = "") -> None:

@@ -1,4 +1,5 @@
-"""Settlement and void: the engine's outcome posted to the ledger in one transaction."""
+"""Settlement: the engine's outcome posted to the ledger in one transaction (voids:
+``tables/services/voids.py``)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from casino.errors import NotFound
 from casino.gcpause import gc_paused
 from ledger import services as ledger
 from tables import engine as eng
 from tables import events, lock_objects, selectors
-from tables.errors import FourEyesRequired, WrongPhase
-from tables.models import Bet, Round, Table, VoidRequest
-from tables.services._common import Phase, meta_event, round_locked
+from tables.models import Bet, Round, Table
+from tables.services._common import Phase, meta_event
 from tables.services.shoes import shoe_retire
 
 
@@ -70,8 +70,8 @@ def round_settle(*, round_id: int, actor: Actor | None = None) -> str:
         )
         if rnd is None:
             raise NotFound(f"Round {round_id} does not exist.")
-        if rnd.phase != Phase.SETTLING:
-            return rnd.phase
+        if rnd.phase != Phase.SETTLING or rnd.held_since is not None:
+            return rnd.phase  # a held round settles when its hold ends (services/voids.py)
         state = selectors.round_state_replay(rnd)
         settlement = eng.settle(state)
         _settlement_post(actor=actor, rnd=rnd, settlement=settlement)
@@ -86,65 +86,3 @@ def round_settle(*, round_id: int, actor: Actor | None = None) -> str:
         meta_event(rnd, "round_settled", totals, actor)
         events.round_settled(actor=actor, round=rnd, settlement=rnd.settlement)
     return rnd.phase
-
-
-def _staff_may(user, permission: str, what: str) -> None:
-    """The services check the role themselves: the API and the console check it too, but a
-    void must never depend on every caller remembering to."""
-    if user is None or not user.has_perm(permission):
-        raise PermissionDenied(f"Your role may not {what}.")
-
-
-def void_request(*, actor: Actor, user, round_id: int, reason: str) -> VoidRequest:
-    """A pit boss asks for a round to be voided; nothing changes until another staff member
-    approves it."""
-    _staff_may(user, "tables.request_void", "request a void")
-    if not reason.strip():
-        raise ValidationFailed("A void needs a reason.", errors={"reason": ["required"]})
-    with transaction.atomic():
-        rnd = round_locked(round_id)
-        if rnd.phase not in Round.UNFINISHED:
-            raise WrongPhase(f"Round {rnd.pk} is {rnd.phase}; it can't be voided.")
-        if VoidRequest.objects.filter(round=rnd).exists():
-            raise Conflict(f"Round {rnd.pk} already has a void request.")
-        request = VoidRequest.objects.create(round=rnd, reason=reason, requested_by=user)
-        meta_event(rnd, "void_requested", {"reason": reason}, actor)
-        events.void_requested(actor=actor, round=rnd, request=request)
-    return request
-
-
-def void_approve(*, actor: Actor, user, round_id: int) -> Round:
-    """A second staff member approves the void (§8): outcomes already decided stand, every
-    undecided stake is returned, through one ledger posting; the round becomes voided."""
-    _staff_may(user, "tables.approve_void", "approve a void")
-    with gc_paused(), transaction.atomic():
-        rnd = round_locked(round_id)
-        request = lock_objects.void_request_for_update(rnd.pk).first()
-        if request is None or request.status != VoidRequest.Status.REQUESTED:
-            raise WrongPhase(f"Round {rnd.pk} has no void request waiting for approval.")
-        if request.requested_by_id == user.pk:
-            raise FourEyesRequired(
-                f"You requested the void of round {rnd.pk}; another staff member must approve."
-            )
-        if rnd.phase not in Round.UNFINISHED:
-            raise WrongPhase(f"Round {rnd.pk} is {rnd.phase}; it can't be voided.")
-        state = selectors.round_state_replay(rnd)
-        settlement = eng.settle_void(state)
-        _settlement_post(actor=actor, rnd=rnd, settlement=settlement)
-        before = rnd.phase
-        rnd.void()
-        rnd.finished_at = timezone.now()
-        rnd.settlement = settlement.to_json()
-        rnd.suspended_reason = ""
-        rnd.decision_deadline = rnd.decision_token = None
-        rnd.betting_closes_at = None
-        rnd.save()
-        request.status = VoidRequest.Status.APPROVED
-        request.approved_by = user
-        request.approved_at = timezone.now()
-        request.save()
-        _fresh_shoe_retire(actor, rnd)
-        events.round_phase_changed(actor=actor, round=rnd, before=before, after=rnd.phase)
-        meta_event(rnd, "round_voided", {"reason": request.reason}, actor)
-        events.round_voided(actor=actor, round=rnd, request=request, settlement=rnd.settlement)
-    return rnd

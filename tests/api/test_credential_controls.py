@@ -4,6 +4,7 @@ allow-lists and last use (issue 14, "Credentials")."""
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
@@ -51,6 +52,7 @@ def test_credentials_expire_after_their_kinds_lifetime_by_default(operator, tabl
 
 def test_an_expired_credential_is_refused_with_a_problem_and_audited(api_key, device_token):
     for credential, raw in (api_key, device_token):
+        cache.clear()  # a new refusal window: its first refusal is audited with its reason
         assert bearer_client(raw).get("/api/v1/me/").status_code == 200
         type(credential).objects.filter(pk=credential.pk).update(
             expires_at=timezone.now() - timedelta(seconds=1)

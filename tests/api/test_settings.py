@@ -52,3 +52,33 @@ def test_unknown_environment_and_bad_boolean_are_named():
     assert "CASINO_ENV='staging'" in result.stderr
     result = _check({"CASINO_ENV": "development", "DEBUG": "maybe"})
     assert "DEBUG='maybe' is not a boolean" in result.stderr
+
+
+def _settings_value(env: dict, expression: str) -> subprocess.CompletedProcess:
+    code = f"import django; django.setup(); from django.conf import settings; print({expression})"
+    return subprocess.run(  # noqa: S603
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, **env, "DJANGO_SETTINGS_MODULE": "casino.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_cache_url_chooses_the_shared_cache():
+    expression = "settings.CACHES['default']['BACKEND'].rsplit('.', 1)[1]"
+    redis = _settings_value({"CACHE_URL": "redis://127.0.0.1:6379/0"}, expression)
+    assert redis.stdout.strip() == "RedisCache", redis.stderr
+    embedded = _settings_value({"CACHE_URL": ""}, expression)
+    assert embedded.stdout.strip() == "DatabaseCache", embedded.stderr
+    wrong = _settings_value({"CACHE_URL": "memcached://x"}, expression)
+    assert "CACHE_URL='memcached://x'" in wrong.stderr
+
+
+def test_the_database_cache_table_exists_after_migrate(db):
+    """`migrate` (here: the test database's) creates it: nothing to run by hand."""
+    from django.core.cache import cache
+
+    cache.set("probe", 1)
+    assert cache.get("probe") == 1

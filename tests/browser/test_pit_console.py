@@ -119,6 +119,10 @@ def test_pit_boss_opens_a_table_watches_a_round_settle_and_voids_one_with_a_supe
     assert "waits for approval" in page.inner_text("#floor-table")
     page.goto(f"{live_server.url}/admin/tables/round/{rnd.pk}/change/")
     page.click("a[data-action=void-approve]")
+    preview = page.inner_text("#console-preview")  # the request and what the void returns
+    assert "dealer exposed the hole card" in preview and "ago" in preview
+    assert "Returned: box 1" in preview and "5.00\u00a0EUR" in preview
+    screenshot("07b-void-approve-preview")
     _confirm(page, "checked the camera footage")
     page.wait_for_selector(".messagelist .success")
     assert page.inner_text("#round-phase") == "voided"

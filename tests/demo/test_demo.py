@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 
 from casino.api.models import ApiKey, DeviceToken
 from casino.demo.players import choose, players_start
-from casino.demo.seed import FUNDING, PLAYERS, demo_seed
+from casino.demo.seed import FUNDING, HUMAN_TIMERS, PLAYERS, demo_seed
 from conftest import wait_until
 from ledger.models import Account
 from tables.engine import PRESETS
@@ -23,7 +23,10 @@ def test_seed_is_repeatable_and_issues_fresh_credentials():
     assert first.api_key != second.api_key
     assert ApiKey.objects.filter(revoked_at__isnull=True).count() == 1
     assert Table.objects.filter(code__startswith="demo-", status="open").count() == len(PRESETS)
-    assert DeviceToken.objects.filter(revoked_at__isnull=True).count() == len(PRESETS)
+    human = Table.objects.filter(pk__in=second.human_paced, status="open")
+    assert {t.code for t in human} == {f"human-{preset}" for preset in PRESETS}
+    assert {t.betting_seconds for t in human} == {HUMAN_TIMERS["betting_seconds"]}
+    assert DeviceToken.objects.filter(revoked_at__isnull=True).count() == 2 * len(PRESETS)
     wallets = Account.objects.filter(kind="wallet", player_id__in=second.player_ids)
     assert len(PLAYERS) == wallets.count()
     assert {w.balance for w in wallets} == {FUNDING}

@@ -139,7 +139,7 @@ class Proxy:
 class Gunicorn:
     """gunicorn with production settings on the test database."""
 
-    def __init__(self, database_url: str, *, workers: int = 2):
+    def __init__(self, database_url: str, *, workers: int = 2, extra_env: dict | None = None):
         self.port = free_port()
         env = {
             **os.environ,
@@ -153,6 +153,7 @@ class Gunicorn:
             "LOG_LEVEL": "ERROR",
             "DB_CONNECT_TIMEOUT": "2",
             "CASINO_DATA_DIR": str(ROOT / ".data" / "faults"),
+            **(extra_env or {}),
         }
         self.process = subprocess.Popen(  # noqa: S603
             [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "--bind",

@@ -3,10 +3,8 @@
 import hashlib
 import hmac
 import json
-import threading
 import time
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import pairwise
 
 import pytest
@@ -19,40 +17,10 @@ from ledger.models import OperatorEvent, WebhookAttempt
 from ledger.tasks import operator_events_sweep_task
 from tests.factories import PlayerFactory, WalletFactory
 from tests.ledger.conftest import ACTOR, fund
+from tests.ledger.receivers import Receiver
 
-
-class Receiver:
-    """An HTTP endpoint on 127.0.0.1 that fails its first ``failures`` requests."""
-
-    def __init__(self, failures: int = 0):
-        self.failures = failures
-        self.requests: list[dict] = []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.requests.append(
-                    {"headers": dict(self.headers), "body": body, "at": time.monotonic()}
-                )
-                failing = len(receiver.requests) <= receiver.failures
-                self.send_response(500 if failing else 204)
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/hooks/casino"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+# The receivers listen on loopback, which the egress allow-list refuses unless configured.
+LOOPBACK_ALLOWED = ["127.0.0.1"]
 
 
 def _verify(request: dict, secret: str) -> dict:
@@ -68,16 +36,21 @@ def _verify(request: dict, secret: str) -> dict:
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_a_deposit_reaches_the_operator_as_a_signed_webhook_after_retries(celery_worker, operator):
+def test_a_deposit_reaches_the_operator_as_a_signed_webhook_after_retries(
+    celery_worker, webhook_worker, operator, settings
+):
+    settings.LEDGER_WEBHOOK_ALLOWED_HOSTS = LOOPBACK_ALLOWED
     with Receiver(failures=2) as receiver:
-        operator = services.operator_webhook_set(actor=ACTOR, operator=operator, url=receiver.url)
+        operator, secret = services.operator_webhook_set(
+            actor=ACTOR, operator=operator, url=receiver.url
+        )
         wallet = WalletFactory(player=PlayerFactory(operator=operator))
         fund(wallet, 1_234)
         event = OperatorEvent.objects.get(kind="wallet.deposit")
         wait_until(
             lambda: OperatorEvent.objects.get(pk=event.pk).delivery == "delivered",
             timeout=45,
-            message="not delivered:\n" + "".join(celery_worker.output[-30:]),
+            message="not delivered:\n" + "".join(webhook_worker.output[-30:]),
         )
     attempts = list(WebhookAttempt.objects.filter(event=event).order_by("attempt"))
     assert [a.status_code for a in attempts] == [500, 500, 204]
@@ -86,16 +59,21 @@ def test_a_deposit_reaches_the_operator_as_a_signed_webhook_after_retries(celery
     # Exponential backoff: 1 s, then 2 s (LEDGER_WEBHOOK_BACKOFF_SECONDS = 1).
     gaps = [b["at"] - a["at"] for a, b in pairwise(receiver.requests)]
     assert gaps[0] >= 0.9 and gaps[1] >= 1.9 and gaps[1] > gaps[0]
-    body = _verify(receiver.requests[-1], operator.webhook_secret)
+    body = _verify(receiver.requests[-1], secret)
     assert body["id"] == event.pk and body["kind"] == "wallet.deposit"
     assert body["payload"]["amount"] == 1_234 and body["payload"]["wallet_id"] == wallet.pk
 
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_an_event_whose_message_was_lost_is_delivered_by_the_sweep(celery_worker, operator):
+def test_an_event_whose_message_was_lost_is_delivered_by_the_sweep(
+    celery_worker, webhook_worker, operator, settings
+):
+    settings.LEDGER_WEBHOOK_ALLOWED_HOSTS = LOOPBACK_ALLOWED
     with Receiver() as receiver:
-        operator = services.operator_webhook_set(actor=ACTOR, operator=operator, url=receiver.url)
+        operator, secret = services.operator_webhook_set(
+            actor=ACTOR, operator=operator, url=receiver.url
+        )
         # An outbox row as if its commit succeeded and the broker message was lost.
         event = OperatorEvent.objects.create(
             operator=operator,
@@ -107,9 +85,9 @@ def test_an_event_whose_message_was_lost_is_delivered_by_the_sweep(celery_worker
         wait_until(
             lambda: OperatorEvent.objects.get(pk=event.pk).delivery == "delivered",
             timeout=30,
-            message="sweep did not deliver:\n" + "".join(celery_worker.output[-30:]),
+            message="sweep did not deliver:\n" + "".join(webhook_worker.output[-30:]),
         )
-    assert _verify(receiver.requests[0], operator.webhook_secret)["payload"] == {"round_id": 1}
+    assert _verify(receiver.requests[0], secret)["payload"] == {"round_id": 1}
 
 
 @pytest.mark.django_db

@@ -64,8 +64,8 @@ def test_a_round_through_the_api(client_for, table, operator):
         posted = _post(device, f"/api/v1/rounds/{rid}/cards/", {"card": card})
         assert posted.status_code == 200, posted.json()
         targets.append(posted.json()["target"])
-    assert targets[0] == {"kind": "box", "box": 1, "hand_index": 0}
-    assert targets[2] == {"kind": "dealer", "box": None, "hand_index": None}
+    assert targets[0] == {"kind": "box", "box": 1, "hand_index": 0, "forced": False}
+    assert targets[2] == {"kind": "dealer", "box": None, "hand_index": None, "forced": False}
 
     state = integration.get(f"/api/v1/tables/{table.pk}/round/", {"player_id": b.pk}).json()
     assert state["turn"]["kind"] == "hand" and state["turn"]["box"] == 2

@@ -38,7 +38,11 @@ def _bet(client, rid, data, key):
 
 
 @pytest.mark.django_db(transaction=True)  # real BEGIN/COMMIT, no test savepoints in the count
-def test_statements_per_bet(client_for, table, operator):
+def test_statements_per_bet(client_for, table, operator, settings):
+    # The bet's own statements: the throttle's counters live in the shared cache, which is
+    # Redis in production (CACHE_URL) and a database table only in the embedded default.
+    local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    settings.CACHES = {"default": local, "process": local}
     device = client_for(roles.DEALER_DEVICE)
     integration = client_for(roles.OPERATOR_INTEGRATION)
     players = [funded_player(10**6, operator=operator) for _ in range(4)]

@@ -324,7 +324,7 @@ def test_impossible_card_or_count_mismatch_suspends_until_the_pit_resumes():
         services.card_post(actor=DEVICE, round_id=rnd.pk, card="5S")
     services.round_resume(actor=ACTOR, round_id=rnd.pk, note="rescanned")
     result = services.card_post(actor=DEVICE, round_id=rnd.pk, card="5S", shoe_position=1)
-    assert result.target == {"kind": "box", "box": 1, "hand_index": 0}
+    assert result.target == {"kind": "box", "box": 1, "hand_index": 0, "forced": False}
     with pytest.raises(RoundSuspended, match="count mismatch"):
         services.card_post(actor=DEVICE, round_id=rnd.pk, card="9H", shoe_position=5)
     assert AuditEvent.objects.filter(name="tables.round_suspended", round_id=rnd.pk).count() == 2

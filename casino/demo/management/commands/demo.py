@@ -1,4 +1,8 @@
-"""``make demo``: seed the demo casino, run the web server and a real worker, until Ctrl-C."""
+"""``make demo``: seed the demo casino, run the web server and a real worker, until Ctrl-C.
+
+``manage.py demo --credentials`` prints the logins, the API key and the URLs of the demo
+started last (from its credentials file) without starting anything.
+"""
 
 import os
 import signal
@@ -7,17 +11,19 @@ import sys
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
+from casino.demo.credentials import as_text, credentials_path, credentials_read, credentials_write
 from casino.demo.players import players_start
-from casino.demo.seed import demo_seed
+from casino.demo.seed import demo_audit_verify, demo_seed
 from casino.server import server_command
 
 
 class Command(BaseCommand):
-    help = "Seed the demo casino and serve it (web + Celery worker) until interrupted."
+    help = "Seed the demo casino and serve it (web + Celery workers) until interrupted."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("DEMO_HOST", "127.0.0.1"))
@@ -28,14 +34,32 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-players", action="store_true", help="serve the tables without simulated play"
         )
+        parser.add_argument(
+            "--access-log", action="store_true", help="print the web server's access log"
+        )
+        parser.add_argument(
+            "--credentials",
+            action="store_true",
+            help="print the logins, API key and URLs of the last demo started, and exit",
+        )
 
-    def handle(self, *args, host, port, seconds, no_players, **options):
-        credentials = demo_seed()
+    def handle(self, *args, host, port, seconds, no_players, access_log, credentials, **options):
+        if credentials:
+            self._print_credentials()
+            return
+        base = f"http://{host}:{port}"
+        seeded = demo_seed()
+        document = seeded.document(base)
+        path = credentials_write(document)
+        report = demo_audit_verify()
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL}
         python = sys.executable
         processes = [
             subprocess.Popen(  # noqa: S603
-                [*server_command(bind=f"{host}:{port}", workers=2), "--access-logfile", "-"],
+                [
+                    *server_command(bind=f"{host}:{port}", workers=2),
+                    *(["--access-logfile", "-"] if access_log else []),
+                ],
                 env=env,
             ),
             subprocess.Popen(  # noqa: S603
@@ -43,6 +67,7 @@ class Command(BaseCommand):
                     python,
                     "-m",
                     "celery",
+                    "--quiet",  # no start-up banner over the demo's own
                     "-A",
                     "casino",
                     "worker",
@@ -56,26 +81,45 @@ class Command(BaseCommand):
                 ],
                 env=env,
             ),
+            # Webhook deliveries on their own queue and worker: an operator's slow endpoint
+            # occupies these threads (a few per operator at most), never settlement's worker.
+            subprocess.Popen(  # noqa: S603
+                [
+                    python,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "casino",
+                    "worker",
+                    "-Q",
+                    settings.LEDGER_WEBHOOK_QUEUE,
+                    "-n",
+                    "webhooks@%h",
+                    "--pool=threads",
+                    "--concurrency=8",
+                    "--loglevel=WARNING",
+                    "--without-mingle",
+                    "--without-gossip",
+                ],
+                env=env,
+            ),
         ]
-        base = f"http://{host}:{port}"
+        verified = (
+            f"verified ({report.events_verified} events"
+            + (f", {report.events_pending} awaiting their seal)" if report.events_pending else ")")
+            if report.ok
+            else f"VERIFICATION FAILED: {report.problem}"
+        )
         lines = [
             "",
             "Demo casino is running.",
-            f"  Admin (pit console):  {base}/admin/",
-            f"  API docs (Swagger):   {base}/api/v1/docs/",
-            f"  OpenAPI schema:       {base}/api/v1/schema/",
-            f"  Health:               {base}/api/v1/health/",
-            "  Staff logins (username / password):",
-            *(f"    {user:<8} {password}" for user, password in credentials.staff.items()),
-            f"  Operator '{credentials.operator_code}' API key (shown once):",
-            f"    {credentials.api_key}",
-            f"    try: curl -H 'Authorization: Bearer {credentials.api_key}' {base}/api/v1/me/",
-            f"  Live tables ({len(credentials.device_tokens)}, one per preset, simulated players):",
-            f"    {base}/api/v1/tables/   and the stream {base}/api/v1/tables/<id>/events/",
+            as_text(document),
+            f"  Audit chain: {verified}",
+            f"Logins, API key and URLs are in {path} (mode 0600);",
+            f"print them again with: {_python()} manage.py demo --credentials",
             "Press Ctrl-C to stop.",
             "",
         ]
-        self.stdout.write("\n".join(lines))
         stop = threading.Event()
 
         def request_stop(signum, frame):
@@ -85,8 +129,11 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         started = time.monotonic()
         try:
-            if not no_players and self._wait_healthy(base, stop):
-                players_start(base=base, credentials=credentials, stop=stop)
+            healthy = self._wait_healthy(base, stop)
+            # Printed once the server answers, so the processes' start-up lines come before it.
+            self.stdout.write("\n".join(lines))
+            if healthy and not no_players:
+                players_start(base=base, credentials=seeded, stop=stop)
             while not stop.is_set():
                 if any(p.poll() is not None for p in processes):
                     self.stderr.write("a demo process exited; stopping the demo")
@@ -106,6 +153,13 @@ class Command(BaseCommand):
                     process.kill()
             self.stdout.write("Demo stopped.")
 
+    def _print_credentials(self) -> None:
+        path = credentials_path()
+        data = credentials_read(path)
+        if data is None:
+            raise CommandError(f"No demo credentials in {path}: start the demo with `make demo`.")
+        self.stdout.write(f"Demo credentials ({path}):\n{as_text(data)}")
+
     def _wait_healthy(self, base: str, stop: threading.Event) -> bool:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not stop.is_set():
@@ -116,5 +170,13 @@ class Command(BaseCommand):
             except OSError:
                 pass
             stop.wait(0.5)
-        self.stderr.write("the web server did not become healthy; no simulated play")
+        self.stderr.write("the web server did not become healthy within 60 s")
         return False
+
+
+def _python() -> str:
+    """This interpreter as a user would type it here (``.venv/bin/python`` under make)."""
+    try:
+        return str(Path(sys.executable).relative_to(Path.cwd()))
+    except ValueError:
+        return sys.executable

@@ -1,0 +1,71 @@
+"""The demo's credentials file: logins, the operator's API key and the URLs, readable by the
+user only, so they can be read again after the start-up banner has scrolled away
+(``manage.py demo --credentials``).
+
+Structured data (JSON): each login is a dict, so a per-user field (an MFA secret, backup
+codes) is one more key in ``demo_seed``'s login entries and one more line in ``as_text``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from django.conf import settings
+
+FILE_NAME = "demo-credentials.json"
+
+
+def credentials_path() -> Path:
+    return Path(settings.DATA_DIR) / FILE_NAME
+
+
+def credentials_write(data: dict, path: Path | None = None) -> Path:
+    """Write ``data`` as JSON with mode 0600 (atomically: a reader never sees half a file)."""
+    path = path or credentials_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.unlink(missing_ok=True)
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        json.dump(data, handle, indent=2)
+        handle.write("\n")
+    os.replace(temporary, path)
+    return path
+
+
+def credentials_read(path: Path | None = None) -> dict | None:
+    path = path or credentials_path()
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+
+
+def as_text(data: dict) -> str:
+    """The credentials as the demo prints them."""
+    urls = data["urls"]
+    operator = data["operator"]
+    api = urls["api"]
+    human = data["tables"]["human_paced"]
+    lines = [
+        f"  Pit console (admin):  {urls['admin']}",
+        f"  API docs (Swagger):   {urls['docs']}",
+        f"  OpenAPI schema:       {urls['schema']}",
+        f"  Health:               {urls['health']}",
+        "  Staff logins (username / password / role):",
+        *(
+            f"    {login['username']:<8} {login['password']:<18} {login['role']}"
+            for login in data["logins"]
+        ),
+        f"  Operator '{operator['code']}' API key:",
+        f"    {operator['api_key']}",
+        f"    try: curl -H 'Authorization: Bearer {operator['api_key']}' {api}me/",
+        "  Tables at a human pace (your bets; betting window "
+        f"{data['tables']['human_betting_seconds']} s):",
+        *(f"    {t['id']:>4}  {t['code']}" for t in human),
+        f"  Self-playing tables: {len(data['tables']['self_playing'])} (simulated players)",
+        f"    {api}tables/   and a table's live stream {api}tables/<id>/events/",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,18 @@
+"""Money for display: integer minor units shown in major units by the currency's exponent
+(Babel's CLDR data: EUR 2, JPY 0, BHD 3). Storage and the API stay integer minor units."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from babel.numbers import format_currency, get_currency_precision
+
+
+def money_text(amount: int | None, currency: str) -> str:
+    """``123456, "EUR"`` -> ``"1,234.56 EUR"``; ``1234, "JPY"`` -> ``"1,234 JPY"``."""
+    if amount is None:
+        return "—"
+    value = Decimal(amount).scaleb(-get_currency_precision(currency))
+    return format_currency(
+        value, currency, format="#,##0.00\u00a0¤¤", currency_digits=True, locale="en"
+    )

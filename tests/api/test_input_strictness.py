@@ -1,0 +1,171 @@
+"""Issue 14 defects 2 and 9, case by case: each is a clear 4xx problem naming the problem, and
+writes nothing (the corpus in test_hostile_input.py runs them against every operation)."""
+
+import pytest
+from django.test import Client
+
+from audit.models import AuditEvent
+from casino.api import roles
+from ledger.models import Account, Transaction
+from tests.factories import funded_player
+
+pytestmark = pytest.mark.django_db
+
+
+def _problem(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.content
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["type"].endswith(f"/problems/{code}") and body["detail"]
+    return body
+
+
+@pytest.fixture
+def wallet(operator):
+    return Account.objects.get(player=funded_player(10_000, operator=operator))
+
+
+@pytest.fixture
+def deposit(client_for, wallet):
+    client = client_for(roles.OPERATOR_INTEGRATION)
+    keys = iter(range(10**6))
+
+    def post(raw: str | bytes, content_type: str = "application/json"):
+        return client.post(
+            f"/api/v1/wallets/{wallet.pk}/deposits/",
+            raw,
+            content_type=content_type,
+            HTTP_IDEMPOTENCY_KEY=f"k{next(keys)}",
+        )
+
+    return post
+
+
+@pytest.fixture
+def unchanged(wallet):
+    """Nothing was written: no transaction, no audit event, the same balance."""
+    before = (Transaction.objects.count(), AuditEvent.objects.count(), wallet.balance)
+    yield
+    wallet.refresh_from_db()
+    assert (Transaction.objects.count(), AuditEvent.objects.count(), wallet.balance) == before
+
+
+@pytest.mark.parametrize(
+    "amount",
+    ["100.0", "1e2", '"100"', '" 100 "', '"1_000"', '"\\u0661\\u0660\\u0660"', "true", "1e309"],
+)
+def test_money_is_a_json_integer_and_nothing_else(deposit, unchanged, amount):
+    body = _problem(deposit(f'{{"amount": {amount}}}'), 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["amount"]
+    assert "JSON integer" in body["errors"][0]["message"]
+
+
+def test_a_json_integer_amount_is_accepted(deposit, wallet):
+    assert deposit('{"amount": 100}').status_code == 201
+    wallet.refresh_from_db()
+    assert wallet.balance == 10_100
+
+
+def test_ids_in_bodies_are_json_integers_too(client_for, operator):
+    response = client_for(roles.FLOOR_SUPERVISOR).post(
+        "/api/v1/api-keys/", {"operator_id": f"{operator.pk}", "label": "x"}, format="json"
+    )
+    body = _problem(response, 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["operator_id"]
+
+
+def test_a_lone_surrogate_is_refused_before_the_idempotency_fingerprint(deposit, unchanged):
+    body = _problem(deposit('{"amount":100,"note":"\\ud800"}'), 400, "validation-error")
+    assert body["errors"] == [
+        {"field": "note", "message": "contains a NUL character or a lone surrogate"}
+    ]
+    _problem(deposit('{"amount":100,"\\ud800x":1}'), 400, "validation-error")
+    _problem(deposit('{"amount":100,"note":"\\u0000"}'), 400, "validation-error")
+
+
+def test_json_nested_5000_deep_is_a_400(deposit, unchanged):
+    body = _problem(deposit('{"amount":' + "[" * 5000 + "]" * 5000 + "}"), 400, "malformed-request")
+    assert "nested" in body["detail"]
+
+
+def test_a_3_mb_body_is_a_413(deposit, unchanged):
+    body = _problem(deposit('{"note":"' + "x" * 3_000_000 + '"}'), 413, "request-too-large")
+    assert "1048576 bytes" in body["detail"]
+
+
+@pytest.mark.parametrize(
+    ("role", "path"),
+    [
+        (roles.OPERATOR_INTEGRATION, "/api/v1/players/?external_ref=%00"),
+        (roles.OPERATOR_INTEGRATION, "/api/v1/wallets/?currency=%00"),
+        (roles.OPERATOR_INTEGRATION, "/api/v1/transactions/?kind=%00"),
+        (roles.FLOOR_SUPERVISOR, "/api/v1/corrections/?status=%00"),
+        (roles.AUDITOR, "/api/v1/audit/events/?zzz=%00"),
+        ("anonymous", "/api/v1/health/?x%00=1"),
+    ],
+)
+def test_a_nul_byte_in_a_query_parameter_is_a_400(client_for, role, path):
+    client = client_for(role)
+    before = AuditEvent.objects.count()
+    body = _problem(client.get(path), 400, "bad-request")
+    assert "NUL" in body["detail"]
+    assert AuditEvent.objects.count() == before
+
+
+@pytest.mark.parametrize(
+    ("role", "path"),
+    [
+        (roles.OPERATOR_INTEGRATION, "/api/v1/players/"),
+        (roles.OPERATOR_INTEGRATION, "/api/v1/wallets/"),
+        (roles.OPERATOR_INTEGRATION, "/api/v1/transactions/"),
+        (roles.DEALER_DEVICE, "/api/v1/tables/"),
+        (roles.FLOOR_SUPERVISOR, "/api/v1/corrections/"),
+        (roles.FLOOR_SUPERVISOR, "/api/v1/api-keys/"),
+        (roles.AUDITOR, "/api/v1/audit/events/"),
+        (roles.AUDITOR, "/api/v1/audit/disputes/"),
+    ],
+)
+@pytest.mark.parametrize("cursor", ["cD1hYmM=", "cD05OTk5OTk5OTk5OTk5OTk5OTk5OTk5", "cD1hYmM"])
+def test_a_tampered_cursor_is_a_400_naming_cursor(client_for, role, path, cursor):
+    body = _problem(client_for(role).get(f"{path}?cursor={cursor}"), 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["cursor"]
+
+
+def test_a_genuine_cursor_still_pages(client_for, operator):
+    for _ in range(3):
+        funded_player(operator=operator)
+    client = client_for(roles.OPERATOR_INTEGRATION)
+    first = client.get("/api/v1/players/?page_size=2").json()
+    second = client.get(first["next"]).json()
+    assert len(first["results"]) == 2 and len(second["results"]) == 1
+
+
+@pytest.mark.parametrize(
+    "query", ["date_to=9999-12-31", "date_from=0001-01-01", "date_to=1969-12-31"]
+)
+@pytest.mark.parametrize("kind", ["dealer", "table-shift", "exceptions"])
+def test_reports_refuse_days_out_of_range(client_for, kind, query):
+    response = client_for(roles.AUDITOR).get(f"/api/v1/audit/reports/{kind}/?{query}")
+    body = _problem(response, 400, "validation-error")
+    assert "between 1970-01-01 and 2999-12-31" in body["detail"]
+
+
+def test_table_accounting_refuses_days_out_of_range(client_for):
+    response = client_for(roles.AUDITOR).get("/api/v1/table-accounting/?date_to=9999-12-31")
+    _problem(response, 400, "validation-error")
+
+
+def test_djangos_own_refusals_are_400_problems_not_500s(client_for):
+    """Django refuses a Host header outside ALLOWED_HOSTS and more than 1,000 query fields
+    itself (SuspiciousOperation): problems under /api/, never the catch-all's 500."""
+    body = _problem(Client(HTTP_HOST="evil.example").get("/api/v1/health/"), 400, "bad-request")
+    assert "evil" not in body["detail"]
+    fields = "&".join(f"f{n}=1" for n in range(1001))
+    client = client_for(roles.OPERATOR_INTEGRATION)
+    _problem(client.get(f"/api/v1/players/?{fields}"), 400, "bad-request")
+
+
+def test_the_admin_keeps_its_html_400(client):
+    response = client.get("/admin/?q=%00")
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")

@@ -1,0 +1,40 @@
+"""The presets' theoretical RTP ships precomputed (tables/rtp_presets.json), so a demo without
+the game maths extra (numba, numpy) still shows every demo table's figure."""
+
+import json
+
+import pytest
+
+from casino.actors import Actor
+from tables import rtp
+from tables.engine import PRESETS, get_preset
+from tables.services import preset_versions_ensure, rtp_compute_store
+
+
+def test_the_shipped_figures_are_what_the_game_maths_computes_today():
+    shipped = json.loads(rtp.PRECOMPUTED.read_text())
+    assert rtp.presets_compute() == shipped, (
+        "the game maths or a preset changed: regenerate with `python -m tables.rtp write`"
+    )
+    assert sorted(entry["preset"] for entry in shipped.values()) == sorted(PRESETS)
+
+
+@pytest.mark.django_db
+def test_a_preset_pair_gets_its_shipped_figure_without_the_game_maths(monkeypatch):
+    def no_game_maths(**kwargs):
+        raise AssertionError("the game maths ran for a preset")
+
+    monkeypatch.setattr(rtp, "rtp_game_maths", no_game_maths)
+    shipped = json.loads(rtp.PRECOMPUTED.read_text())
+    rule_set, payouts = preset_versions_ensure(actor=Actor.system("test"), preset="crown")
+    figure = rtp_compute_store(rule_set_id=rule_set.pk, payout_schedule_id=payouts.pk)
+    digest = rtp.documents_digest(*get_preset("crown"))
+    assert str(figure.rtp) == shipped[digest]["rtp"]
+    assert figure.method.startswith("precomputed (rtp_presets.json)")
+
+
+def test_a_rule_set_of_its_own_is_computed_by_the_game_maths():
+    rules, payouts = get_preset("online_2deck")
+    rules = rules.replace(decks=rules.decks + 1)
+    value, method = rtp.rtp_compute(rules=rules, payouts=payouts)
+    assert value is not None and method.startswith("tables.engine.gamemath")
