@@ -117,11 +117,15 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # thread of its own, so a persistent connection per thread would be a new connection per
 # request: a psycopg pool per process instead, a connection lent for each request.
 if env_bool("DB_POOL"):
+    from psycopg_pool import ConnectionPool
+
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env_int("DB_POOL_MIN", 2),
         "max_size": env_int("DB_POOL_MAX", 20),
         "timeout": env_int("DB_POOL_TIMEOUT", 10),
+        # As CONN_HEALTH_CHECKS: a connection the server dropped is replaced before it is lent.
+        "check": ConnectionPool.check_connection,
     }
 # Optional owner role for migrations (README "Database roles"): `manage.py migrate --database
 # owner`, while DATABASE_URL connects as the application role with INSERT+SELECT on audit tables.
