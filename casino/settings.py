@@ -115,17 +115,14 @@ DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Under the ASGI server (casino/asgi.py sets DB_POOL) Django runs each request's sync code in a
 # thread of its own, so a persistent connection per thread would be a new connection per
-# request: a psycopg pool per process instead, a connection lent for each request.
+# request: a psycopg pool per process instead, a connection lent for each request (Django
+# checks it before lending it, as CONN_HEALTH_CHECKS does).
 if env_bool("DB_POOL"):
-    from psycopg_pool import ConnectionPool
-
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env_int("DB_POOL_MIN", 2),
         "max_size": env_int("DB_POOL_MAX", 20),
         "timeout": env_int("DB_POOL_TIMEOUT", 10),
-        # As CONN_HEALTH_CHECKS: a connection the server dropped is replaced before it is lent.
-        "check": ConnectionPool.check_connection,
     }
 # Optional owner role for migrations (README "Database roles"): `manage.py migrate --database
 # owner`, while DATABASE_URL connects as the application role with INSERT+SELECT on audit tables.
