@@ -8,7 +8,7 @@ on a scratch database: gunicorn supervising uvicorn workers (``uvicorn-worker``,
 baseline, gunicorn's sync workers (what served the API before the live tier). The candidates
 run in turn, twice each (A B C A B C), so a shared machine's load drifts over all of them.
 
-Run: ``python -m bench asgi_server``; it creates and drops the database ``bench_asgi``.
+Run: ``python -m bench asgi_server``; it creates and drops the database ``bench_asgi_<port>``.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ on a LISTEN connection of the bench's own (also printed: from the event's ``crea
 stamped at its insert before the commit). Targets (issue 13): delivery p99 <= 500 ms,
 health p99 <= 100 ms during the run.
 
-Run: ``python -m bench streams``; it creates and drops the database ``bench_streams``.
+Run: ``python -m bench streams``; it creates and drops the database ``bench_streams_<port>``.
 """
 
 from __future__ import annotations
