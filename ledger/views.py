@@ -618,7 +618,8 @@ class OperatorEventFeedView(generics.GenericAPIView):
         operator = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
     @extend_schema(
-        parameters=[OpenApiParameter("operator", OpenApiTypes.INT, description="Staff only.")]
+        parameters=[OpenApiParameter("operator", OpenApiTypes.INT, description="Staff only.")],
+        responses=OperatorEventOutputSerializer(many=True),
     )
     def get(self, request):
         query = self.QuerySerializer(data=request.query_params)
