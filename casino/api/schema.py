@@ -33,8 +33,8 @@ PROBLEM_SCHEMA = {
 
 GUIDE_PATH = "/api/v1/docs/guide/"
 
-# (title, code, what the operation's caller did) per status; ``_problems`` picks an
-# operation's own from what it is (public, has input, a path id, state-changing, idempotent).
+# (title, code, description) per status; ``_problem_statuses`` picks an operation's own from
+# what it is (public, takes input, names an object, changes state, idempotent).
 PROBLEMS = {
     400: ("Invalid input", "validation-error", "Invalid input; `errors` names each field."),
     401: ("Authentication required", "not-authenticated", "Missing or invalid credentials."),
@@ -44,13 +44,17 @@ PROBLEMS = {
     415: ("Unsupported media type", "unsupported-media-type", "The body is not JSON."),
     422: ("Unprocessable request", "unprocessable", "A rule forbids it."),
     429: ("Too many requests", "throttled", "Rate limited; see Retry-After."),
-    503: ("Service unavailable", "unavailable", "A dependency is unreachable; nothing changed."),
+    503: (
+        "Service unavailable",
+        "database-unavailable",
+        "The database is unreachable; nothing changed.",
+    ),
 }
 
 
 def add_problem_responses(result, generator, request, public):
     """The Problem component the operations' problem responses refer to (each operation lists
-    its own: ``AutoSchema._problem_responses``), and the link to the operator guide."""
+    its own: ``AutoSchema.get_operation``), and the link to the operator guide."""
     result.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
     info = result.setdefault("info", {})
     guide = f"Getting started as an operator: [the operator guide]({GUIDE_PATH})."
@@ -104,23 +108,23 @@ def _problem_statuses(operation: dict, *, method: str, public: bool, body_ids: b
         statuses += [401, 403]
     if path_id or body_ids:
         statuses.append(404)
-    if changes and (path_id or idempotent):
-        statuses.append(409)  # the object's state, or the same key in flight
     if has_body:
         statuses.append(415)
     if changes and (path_id or idempotent):
-        statuses.append(422)  # a rule forbids it, or the key reused with another request
+        # 409: the object's state forbids it, or the same key is in flight; 422: a rule
+        # forbids it, or the key was used for another request.
+        statuses += [409, 422]
     if not public:
         statuses.append(429)
     statuses.append(503)
     return statuses
 
 
-def _problem_example(status: int, operation: dict, path: str) -> dict:
+def _problem_example(status: int, operation: dict, path: str, fields: list[str]) -> dict:
     title, code, description = PROBLEMS[status]
     example = {"type": TYPE_BASE + code, "title": title, "status": status}
     if status == 400:
-        field = _first_input(operation)
+        field = (fields or [_first_query(operation)])[0]
         example["detail"] = f"Invalid input: {field}."
         example["errors"] = [{"field": field, "message": "This field is required."}]
     elif status == 404:
@@ -132,11 +136,8 @@ def _problem_example(status: int, operation: dict, path: str) -> dict:
     return example
 
 
-def _first_input(operation: dict) -> str:
-    for param in operation.get("parameters", []):
-        if param.get("in") == "query":
-            return param["name"]
-    return "body"
+def _first_query(operation: dict) -> str:
+    return next(p["name"] for p in operation.get("parameters", []) if p.get("in") == "query")
 
 
 class AutoSchema(_AutoSchema):
@@ -178,11 +179,13 @@ class AutoSchema(_AutoSchema):
         public = bool(getattr(self.view, "public", False))
         responses = operation.setdefault("responses", {})
         ref = {"$ref": "#/components/schemas/Problem"}
+        fields = self._request_fields()
+        body_ids = any(name == "id" or name.endswith("_id") for name in fields)
         statuses = _problem_statuses(
-            operation, method=self.method, public=public, body_ids=self._body_names_ids()
+            operation, method=self.method, public=public, body_ids=body_ids
         )
         for status in statuses:
-            example = _problem_example(status, operation, self.path)
+            example = _problem_example(status, operation, self.path, fields)
             responses.setdefault(
                 str(status),
                 {
@@ -192,12 +195,12 @@ class AutoSchema(_AutoSchema):
             )
         return operation
 
-    def _body_names_ids(self) -> bool:
+    def _request_fields(self) -> list[str]:
+        """The names of the JSON body's fields (none for a read)."""
         if self.method in ("GET", "HEAD", "OPTIONS", "DELETE"):
-            return False
+            return []
         serializer = force_instance(self.get_request_serializer())
-        fields = getattr(serializer, "fields", {})
-        return any(name == "id" or name.endswith("_id") for name in fields)
+        return list(getattr(serializer, "fields", {}))
 
     def _get_serializer_name(self, serializer, direction, *args, **kwargs):
         name = super()._get_serializer_name(serializer, direction, *args, **kwargs)

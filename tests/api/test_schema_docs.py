@@ -32,7 +32,8 @@ def _operations(schema):
 def _view(path: str):
     concrete = re.sub(r"{event_id}", "evt_" + "0" * 32, path)
     concrete = re.sub(r"{kind}", "dealer", concrete)
-    return resolve(re.sub(r"{\w+}", "1", concrete)).func.view_class
+    func = resolve(re.sub(r"{\w+}", "1", concrete)).func
+    return getattr(func, "cls", None) or func.view_class
 
 
 def _body_names_ids(schema, operation) -> bool:
