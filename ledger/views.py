@@ -619,6 +619,7 @@ class OperatorEventFeedView(generics.GenericAPIView):
     required_permissions = {"GET": "ledger.view_operatorevent"}
     serializer_class = OperatorEventOutputSerializer
     pagination_class = FeedPagination
+    queryset = OperatorEvent.objects.none()  # the schema's model; get() selects the scoped rows
 
     class QuerySerializer(serializers.Serializer):
         operator = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)

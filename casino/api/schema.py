@@ -108,12 +108,12 @@ def _problem_statuses(operation: dict, *, method: str, public: bool, body_ids: b
         statuses += [401, 403]
     if path_id or body_ids:
         statuses.append(404)
+    if changes:
+        statuses.append(409)  # the state forbids it (a duplicate, a phase), or a key in flight
     if has_body:
         statuses.append(415)
     if changes and (path_id or idempotent):
-        # 409: the object's state forbids it, or the same key is in flight; 422: a rule
-        # forbids it, or the key was used for another request.
-        statuses += [409, 422]
+        statuses.append(422)  # a rule forbids it, or the key was used for another request
     if not public:
         statuses.append(429)
     statuses.append(503)

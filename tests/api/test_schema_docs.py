@@ -95,6 +95,8 @@ def test_each_operation_lists_only_its_own_problems_each_with_an_example(schema)
         assert (415 in codes) == ("requestBody" in operation), where
         if method == "GET":
             assert {409, 415, 422}.isdisjoint(codes), where  # a read conflicts with nothing
+        else:
+            assert 409 in codes, where  # a change can meet a state that forbids it
         if idempotent:
             assert {409, 422} <= codes, where  # the key in flight; reused with another body
         for code in codes:
