@@ -7,34 +7,40 @@ import ledger.models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ledger', '0005_webhook_isolation_and_sealed_secrets'),
+        ("ledger", "0005_webhook_isolation_and_sealed_secrets"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='operatorevent',
-            options={'ordering': ['id'], 'permissions': [('redeliver_operatorevent', 'Can send a past event to the webhook again')]},
+            name="operatorevent",
+            options={
+                "ordering": ["id"],
+                "permissions": [
+                    ("redeliver_operatorevent", "Can send a past event to the webhook again")
+                ],
+            },
         ),
         migrations.AddField(
-            model_name='operator',
-            name='webhook_event_types',
-            field=django.contrib.postgres.fields.ArrayField(base_field=models.CharField(max_length=40), blank=True, default=list, size=50),
+            model_name="operator",
+            name="webhook_event_types",
+            field=django.contrib.postgres.fields.ArrayField(
+                base_field=models.CharField(max_length=40), blank=True, default=list, size=50
+            ),
         ),
         migrations.AddField(
-            model_name='operator',
-            name='webhook_secret_previous_sealed',
-            field=models.TextField(blank=True, default='', editable=False),
+            model_name="operator",
+            name="webhook_secret_previous_sealed",
+            field=models.TextField(blank=True, default="", editable=False),
         ),
         migrations.AddField(
-            model_name='operator',
-            name='webhook_secret_previous_until',
+            model_name="operator",
+            name="webhook_secret_previous_until",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='operatorevent',
-            name='public_id',
+            model_name="operatorevent",
+            name="public_id",
             field=models.CharField(editable=False, max_length=40, null=True),
         ),
         # Existing events get an opaque id too (the same shape as ledger.models.event_public_id).
@@ -45,13 +51,26 @@ class Migration(migrations.Migration):
             migrations.RunSQL.noop,
         ),
         migrations.AlterField(
-            model_name='operatorevent',
-            name='public_id',
-            field=models.CharField(default=ledger.models.event_public_id, editable=False, max_length=40, unique=True),
+            model_name="operatorevent",
+            name="public_id",
+            field=models.CharField(
+                default=ledger.models.event_public_id, editable=False, max_length=40, unique=True
+            ),
         ),
         migrations.AlterField(
-            model_name='operatorevent',
-            name='delivery',
-            field=models.CharField(choices=[('pending', 'Pending'), ('delivered', 'Delivered'), ('failed', 'Failed'), ('not_configured', 'Not Configured'), ('feed_only', 'Feed Only'), ('not_subscribed', 'Not Subscribed')], default='pending', max_length=16),
+            model_name="operatorevent",
+            name="delivery",
+            field=models.CharField(
+                choices=[
+                    ("pending", "Pending"),
+                    ("delivered", "Delivered"),
+                    ("failed", "Failed"),
+                    ("not_configured", "Not Configured"),
+                    ("feed_only", "Feed Only"),
+                    ("not_subscribed", "Not Subscribed"),
+                ],
+                default="pending",
+                max_length=16,
+            ),
         ),
     ]
