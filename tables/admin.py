@@ -489,6 +489,56 @@ class SiteAdmin(ConsoleModelAdmin):
     list_display = ("code", "name")
 
 
+# --- shifts and roster (configuration, edited here and audited as admin changes) ------------
+
+
+class ShiftDefinitionInline(admin.TabularInline):
+    model = models.ShiftDefinition
+    extra = 3
+
+
+@admin.register(models.ShiftPlan)
+class ShiftPlanAdmin(ConsoleModelAdmin):
+    list_display = ("casino", "effective_from", "gaming_day_starts", "shift_names")
+    list_filter = ("casino",)
+    inlines = [ShiftDefinitionInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("casino").prefetch_related("shifts")
+
+    @admin.display(description="Shifts")
+    def shift_names(self, obj) -> str:
+        return ", ".join(f"{s.name} {s.starts:%H:%M}" for s in obj.shifts.all())
+
+
+class RosterEntryForm(forms.ModelForm):
+    class Meta:
+        model = models.RosterEntry
+        fields = ("casino", "pit", "user", "gaming_day", "shift", "role")
+
+    def clean(self):
+        data = super().clean()
+        casino, pit, day, shift = (data.get(k) for k in ("casino", "pit", "gaming_day", "shift"))
+        if casino and pit and pit.casino_id != casino.pk:
+            self.add_error("pit", f"{pit} is not a pit of {casino}.")
+        if casino and day and shift:
+            names = [s.shift for s in selectors.shift_calendar(casino_id=casino.pk).spans(day)]
+            if shift not in names:
+                self.add_error("shift", f"The shifts of {day} are {', '.join(names)}.")
+        return data
+
+
+@admin.register(models.RosterEntry)
+class RosterEntryAdmin(ConsoleModelAdmin):
+    form = RosterEntryForm
+    list_display = ("gaming_day", "shift", "casino", "pit", "user", "role")
+    list_filter = ("casino", "pit", "shift", "gaming_day")
+    date_hierarchy = "gaming_day"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("casino", "pit", "user")
+
+
 class TableChangeInline(ReadOnlyInline):
     model = models.TableChange
     fields = ("changed_at", "kind", "before", "after", "changed_by")

@@ -8,15 +8,20 @@ and the cache are the same fold.
 from __future__ import annotations
 
 import json
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from casino.errors import NotFound
+from ledger.models import Transaction
+from ledger.selectors import ShiftGrid
 from tables import engine as eng
 from tables import visibility
-from tables.models import Round, RoundEvent, Table, VoidRequest
+from tables.models import Casino, Round, RoundEvent, ShiftPlan, Table, VoidRequest
+from tables.shifts import Plan, ShiftCalendar, ShiftSpan
 
 
 def round_state_replay(rnd: Round) -> eng.RoundState:
@@ -295,3 +300,105 @@ def void_preview(rnd: Round) -> dict[str, Any] | None:
         "total_returned": sum(r["paid"] for r in returned),
         "total_paid": settlement.total_paid,
     }
+
+
+# --- Shifts and gaming days ------------------------------------------------------------------
+
+
+def _plans(plans: QuerySet[ShiftPlan]) -> dict[int, list[Plan]]:
+    out: dict[int, list[Plan]] = {}
+    for p in plans.prefetch_related("shifts"):
+        shifts = tuple((s.name, s.starts) for s in p.shifts.all())
+        if shifts:
+            out.setdefault(p.casino_id, []).append(
+                Plan(p.effective_from, p.gaming_day_starts, shifts)
+            )
+    return out
+
+
+def shift_calendar(*, casino_id: int) -> ShiftCalendar:
+    """The casino's calendar: its time zone and every shift plan."""
+    casino = Casino.objects.only("time_zone").get(pk=casino_id)
+    plans = _plans(ShiftPlan.objects.filter(casino_id=casino_id))
+    return ShiftCalendar(casino.time_zone, plans.get(casino_id))
+
+
+def shift_calendars() -> dict[int, ShiftCalendar]:
+    """Every casino's calendar, by casino id (three queries)."""
+    plans = _plans(ShiftPlan.objects.all())
+    return {
+        pk: ShiftCalendar(tz, plans.get(pk))
+        for pk, tz in Casino.objects.values_list("pk", "time_zone")
+    }
+
+
+def shift_at(*, casino_id: int, instant: datetime) -> ShiftSpan:
+    """The shift and gaming day containing ``instant`` at the casino."""
+    return shift_calendar(casino_id=casino_id).span_at(instant)
+
+
+def shift_interval(*, casino_id: int, gaming_day: date, shift: str) -> ShiftSpan:
+    """The UTC interval of shift ``shift`` on gaming day ``gaming_day`` at the casino."""
+    try:
+        return shift_calendar(casino_id=casino_id).span_of(gaming_day, shift)
+    except KeyError:
+        raise NotFound(f"No shift {shift!r} on gaming day {gaming_day.isoformat()}.") from None
+
+
+def shift_grid(
+    *, date_from: date, date_to: date, shift: str | None = None, table_id: int | None = None
+) -> ShiftGrid:
+    """Gaming days ``date_from``..``date_to`` (and only shift ``shift``, when given) of every
+    casino, for ``ledger.selectors.table_accounting``."""
+    tables = Table.objects.all() if table_id is None else Table.objects.filter(pk=table_id)
+    table_casino = dict(tables.values_list("pk", "casino_id"))
+    calendars = shift_calendars()
+    # No shift before the first posting or after tomorrow can hold anything: a period of
+    # centuries costs no more than the ledger's life.
+    first = Transaction.objects.order_by("posted_at").values_list("posted_at", flat=True).first()
+    date_from = max(date_from, (first or timezone.now()).date() - timedelta(days=2))
+    date_to = min(date_to, timezone.now().date() + timedelta(days=2))
+    spans = [
+        (casino_id, s.gaming_day, s.shift, s.start, s.end)
+        for casino_id in sorted(set(table_casino.values()))
+        for s in calendars[casino_id].spans_between(date_from, date_to)
+        if shift is None or s.shift == shift
+    ]
+    return ShiftGrid(table_casino=table_casino, spans=spans)
+
+
+_ROUND_DIMENSIONS = {
+    "table": "r.table_id",
+    "dealer": "r.dealer_id",
+    "gaming_day": "s.gaming_day",
+    "shift": "s.shift",
+}
+
+
+def round_counts(*, grid: ShiftGrid, group_by: list[str]) -> list[dict[str, Any]]:
+    """Rounds finished (settled or voided) in the grid's shifts: rounds, voids and tables, by
+    ``group_by`` and currency; a round counts in the shift containing its ``finished_at``, as a
+    leg does in the one containing its posting (``ledger.selectors.table_accounting``)."""
+    dims = [d for d in _ROUND_DIMENSIONS if d in group_by]
+    columns = [list(c) for c in zip(*grid.spans, strict=True)] or [[]] * 5
+    select = [f"{_ROUND_DIMENSIONS[d]} AS {d}" for d in dims]
+    group = [*(_ROUND_DIMENSIONS[d] for d in dims), "r.currency"]
+    sql = f"""
+        SELECT {", ".join([*select, "r.currency"])}, count(*),
+            count(*) FILTER (WHERE r.phase = 'voided'), count(DISTINCT r.table_id)
+        FROM tables_round r
+        JOIN unnest(%s::bigint[], %s::bigint[]) AS tc(table_id, casino_id)
+            ON tc.table_id = r.table_id
+        JOIN unnest(%s::bigint[], %s::date[], %s::text[], %s::timestamptz[], %s::timestamptz[])
+            AS s(casino_id, gaming_day, shift, starts, ends)
+            ON s.casino_id = tc.casino_id AND r.finished_at >= s.starts
+            AND r.finished_at < s.ends
+        WHERE r.phase IN ('settled', 'voided')
+        GROUP BY {", ".join(group)}
+    """
+    params = [list(grid.table_casino), list(grid.table_casino.values()), *columns]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    keys = [*dims, "currency", "rounds", "voids", "tables"]
+    return [dict(zip(keys, row, strict=True)) for row in rows]
