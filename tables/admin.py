@@ -32,6 +32,7 @@ from casino.console.admin import (
     json_block,
 )
 from casino.console.links import audit_links
+from casino.errors import Conflict
 from casino.money import money_text
 from tables import engine as eng
 from tables import models, selectors, services
@@ -132,6 +133,22 @@ def _limits(*, request, obj, actor, data):
 def _dealer(*, request, obj, actor, data):
     services.table_dealer_assign(actor=actor, table_id=obj.pk, dealer=data["dealer"])
     return f"{data['dealer']} deals at {obj.code} from the next round."
+
+
+def _dealer_break(*, request, obj, actor, data):
+    services.dealer_break_start(actor=actor, dealer=obj.dealer)
+    return f"{obj.dealer} is on break."
+
+
+def _dealer_back(*, request, obj, actor, data):
+    if services.dealer_break_end(actor=actor, dealer=obj.dealer) is None:
+        raise Conflict(f"{obj.dealer} is not on break.")
+    return f"{obj.dealer} is back from break."
+
+
+def _dealer_release(*, request, obj, actor, data):
+    services.table_dealer_release(actor=actor, table_id=obj.pk)
+    return f"{obj.code} has no dealer now."
 
 
 def _rtp_text(figure: models.RtpFigure) -> str:
@@ -256,7 +273,36 @@ TABLE_ACTIONS = (
         permissions=(OPERATE,),
         form=DealerForm,
         initial=lambda t: {"dealer": t.dealer_id},
-        help="The new dealer deals from the next round; the rotation log records it.",
+        help="The new dealer deals from the next round; the rotation log records it. "
+        "A dealer holding another table is refused: relieve them there first.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="dealer_break",
+        label="Dealer on break",
+        perform=_dealer_break,
+        permissions=(OPERATE,),
+        available=lambda t: t.dealer_id is not None,
+        help="The dealer of record leaves for a break; the floor shows the table as dealer "
+        "away while it is open, until they are back or relieved.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="dealer_back",
+        label="Dealer back",
+        perform=_dealer_back,
+        permissions=(OPERATE,),
+        available=lambda t: t.dealer_id is not None,
+        one_click=True,
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="dealer_release",
+        label="Release dealer",
+        perform=_dealer_release,
+        permissions=(OPERATE,),
+        available=lambda t: t.dealer_id is not None,
+        help="The dealer leaves the table with no relief; the table has no dealer.",
         references=_table_refs,
     ),
     ObjectAction(
@@ -909,6 +955,12 @@ class TableChangeAdmin(ReadOnlyConsoleModelAdmin):
 class DealerAssignmentAdmin(ReadOnlyConsoleModelAdmin):
     list_display = ("table", "dealer", "started_at", "ended_at", "assigned_by")
     list_filter = ("table",)
+
+
+@admin.register(models.DealerBreak)
+class DealerBreakAdmin(ReadOnlyConsoleModelAdmin):
+    list_display = ("dealer", "table", "started_at", "ended_at", "started_by")
+    list_select_related = ("dealer", "table")
 
 
 @admin.register(models.Shoe)

@@ -46,6 +46,8 @@ class Pit(models.Model):
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="pits")
     code = models.SlugField(max_length=40)
     name = models.CharField(max_length=120)
+    # A dealer is due to rotate off a table after this long on it (the floor's alert).
+    rotation_minutes = models.PositiveIntegerField(default=30)
 
     class Meta:
         ordering = ["casino", "code"]
@@ -293,11 +295,43 @@ class DealerAssignment(models.Model):
                 fields=["table"],
                 condition=models.Q(ended_at__isnull=True),
                 name="dealer_one_current_assignment_per_table",
-            )
+            ),
+            # One table per dealer at a time (the service refuses first, with the table named).
+            models.UniqueConstraint(
+                fields=["dealer"],
+                condition=models.Q(ended_at__isnull=True),
+                name="dealer_one_table_at_a_time",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"dealer {self.dealer_id} at table {self.table_id} from {self.started_at}"
+
+
+class DealerBreak(models.Model):
+    """A dealer's break; ``table`` is the one they were dealing at when it began, if any (its
+    dealer of record is then away: the floor says so while the table is open)."""
+
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="dealer_breaks"
+    )
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    started_by = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dealer"],
+                condition=models.Q(ended_at__isnull=True),
+                name="dealer_one_break_at_a_time",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"dealer {self.dealer_id} on break from {self.started_at}"
 
 
 class Seat(models.Model):

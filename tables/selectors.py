@@ -8,6 +8,7 @@ and the cache are the same fold.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -20,7 +21,16 @@ from ledger.models import Transaction
 from ledger.selectors import ShiftGrid
 from tables import engine as eng
 from tables import visibility
-from tables.models import Casino, Round, RoundEvent, ShiftPlan, Table, VoidRequest
+from tables.models import (
+    Casino,
+    DealerAssignment,
+    DealerBreak,
+    Round,
+    RoundEvent,
+    ShiftPlan,
+    Table,
+    VoidRequest,
+)
 from tables.shifts import Plan, ShiftCalendar, ShiftSpan
 
 
@@ -402,3 +412,100 @@ def round_counts(*, grid: ShiftGrid, group_by: list[str]) -> list[dict[str, Any]
         rows = cursor.fetchall()
     keys = [*dims, "currency", "rounds", "voids", "tables"]
     return [dict(zip(keys, row, strict=True)) for row in rows]
+
+
+# --- Dealer rotation -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealerOnTable:
+    table_id: int
+    dealer: Any  # the user
+    since: datetime
+    rotation_due_at: datetime | None  # None for a table outside any pit
+    break_since: datetime | None  # the dealer of record is on break
+
+
+def dealers_on_tables() -> dict[int, DealerOnTable]:
+    """Each table's current dealer assignment with its rotation deadline and the dealer's
+    break, if any (two queries)."""
+    breaks = dict(
+        DealerBreak.objects.filter(ended_at__isnull=True).values_list("dealer_id", "started_at")
+    )
+    out = {}
+    for a in DealerAssignment.objects.filter(ended_at__isnull=True).select_related(
+        "dealer", "table__pit"
+    ):
+        pit = a.table.pit
+        due = a.started_at + timedelta(minutes=pit.rotation_minutes) if pit else None
+        out[a.table_id] = DealerOnTable(
+            a.table_id, a.dealer, a.started_at, due, breaks.get(a.dealer_id)
+        )
+    return out
+
+
+def dealer_figures(*, casino_id: int, gaming_day: date, shift: str) -> list[dict[str, Any]]:
+    """Per dealer over one shift of the casino: time dealt, rounds finished (and per hour),
+    hands, voids and card reader errors (cards refused, suspending the round), for the rounds
+    the dealer was pinned on."""
+    span = shift_interval(casino_id=casino_id, gaming_day=gaming_day, shift=shift)
+    sql = """
+        WITH dealt AS (
+            SELECT a.dealer_id, sum(least(coalesce(a.ended_at, %(now)s), %(end)s)
+                                  - greatest(a.started_at, %(start)s)) AS time_dealt
+            FROM tables_dealerassignment a JOIN tables_table t ON t.id = a.table_id
+            WHERE t.casino_id = %(casino)s AND a.started_at < %(end)s
+              AND coalesce(a.ended_at, %(now)s) > %(start)s
+            GROUP BY a.dealer_id
+        ), rounds AS (
+            SELECT r.dealer_id, count(*) AS rounds,
+                   count(*) FILTER (WHERE r.phase = 'voided') AS voids,
+                   coalesce(sum((SELECT count(*) FROM tables_hand h WHERE h.round_id = r.id)), 0)
+                       AS hands
+            FROM tables_round r JOIN tables_table t ON t.id = r.table_id
+            WHERE t.casino_id = %(casino)s AND r.dealer_id IS NOT NULL
+              AND r.phase IN ('settled', 'voided')
+              AND r.finished_at >= %(start)s AND r.finished_at < %(end)s
+            GROUP BY r.dealer_id
+        ), reader AS (
+            SELECT r.dealer_id, count(*) AS reader_errors
+            FROM tables_roundevent e JOIN tables_round r ON r.id = e.round_id
+            JOIN tables_table t ON t.id = r.table_id
+            WHERE t.casino_id = %(casino)s AND r.dealer_id IS NOT NULL
+              AND e.kind = 'meta' AND e.type = 'round_suspended'
+              AND coalesce(e.payload->>'card', '') <> ''
+              AND e.created_at >= %(start)s AND e.created_at < %(end)s
+            GROUP BY r.dealer_id
+        ), dealers AS (
+            SELECT dealer_id FROM dealt UNION SELECT dealer_id FROM rounds
+            UNION SELECT dealer_id FROM reader
+        )
+        SELECT d.dealer_id, u.username, extract(epoch FROM coalesce(dealt.time_dealt,
+               interval '0'))::bigint, coalesce(rounds.rounds, 0), coalesce(rounds.hands, 0),
+               coalesce(rounds.voids, 0), coalesce(reader.reader_errors, 0)
+        FROM dealers d JOIN auth_user u ON u.id = d.dealer_id
+        LEFT JOIN dealt ON dealt.dealer_id = d.dealer_id
+        LEFT JOIN rounds ON rounds.dealer_id = d.dealer_id
+        LEFT JOIN reader ON reader.dealer_id = d.dealer_id
+        ORDER BY u.username
+    """
+    params = {"casino": casino_id, "start": span.start, "end": span.end, "now": timezone.now()}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    out = []
+    for dealer_id, username, seconds, rounds, hands, voids, reader_errors in rows:
+        per_hour = round(rounds * 3600 / seconds, 1) if seconds else None
+        out.append(
+            {
+                "dealer_id": dealer_id,
+                "dealer": username,
+                "minutes_dealt": seconds // 60,
+                "rounds": rounds,
+                "rounds_per_hour": per_hour,
+                "hands": hands,
+                "voids": voids,
+                "reader_errors": reader_errors,
+            }
+        )
+    return out

@@ -48,6 +48,7 @@ _VIEW_ALL = [
     "tables.view_shiftplan",
     "tables.view_shiftdefinition",
     "tables.view_rosterentry",
+    "tables.view_dealerbreak",
     "audit.view_auditevent",
     "audit.view_report",
     "audit.view_disputecase",

@@ -12,6 +12,7 @@ from django.utils.timesince import timesince
 
 from audit.selectors import audit_verification_latest
 from tables.models import Round, Shoe, Table, VoidRequest
+from tables.selectors import DealerOnTable, dealers_on_tables
 from tables.services import SETTLEMENT_SWEEP_GRACE
 
 
@@ -101,6 +102,32 @@ def _shoe_status(shoe: Shoe | None, table: Table) -> str:
     return f"reader, {shoe.decks} {shoe.deck_kind} decks: {shoe.cards_dealt} seen"
 
 
+def _dealer_alerts(table: Table, on_table: DealerOnTable | None, now: datetime) -> list[Alert]:
+    """Rotation due, and the dealer of record on break while the table is open."""
+    if on_table is None or table.status != Table.Status.OPEN:
+        return []
+    url = _admin_url("tables_table_change", table.pk)
+    name = on_table.dealer.get_username()
+    alerts = []
+    if on_table.break_since is not None:
+        alerts.append(
+            Alert(
+                "error",
+                f"Dealer {name} on break for {timesince(on_table.break_since, now)}, table open",
+                url,
+            )
+        )
+    elif on_table.rotation_due_at is not None and on_table.rotation_due_at <= now:
+        alerts.append(
+            Alert(
+                "warning",
+                f"Rotation due: {name} on the table for {timesince(on_table.since, now)}",
+                url,
+            )
+        )
+    return alerts
+
+
 def floor_overview(*, now: datetime | None = None) -> Floor:
     now = now or timezone.now()
     tables = list(Table.objects.select_related("dealer", "rule_set", "pit").order_by("code"))
@@ -134,11 +161,12 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
     for request in open_requests:
         pending_voids.setdefault(request.round.table_id, []).append(request)
     stuck_before = now - SETTLEMENT_SWEEP_GRACE
+    dealers = dealers_on_tables()
     rows = []
     for table in tables:
         rnd = latest.get(table.pk)
         shoe = shoes.get(table.pk)
-        alerts = []
+        alerts = _dealer_alerts(table, dealers.get(table.pk), now)
         if rnd is not None:
             url = _admin_url("tables_round_change", rnd.pk)
             if rnd.suspended_reason and rnd.phase in Round.LIVE:

@@ -28,6 +28,7 @@ from tables.services.play import (
     round_open,
     round_resume,
 )
+from tables.services.rotation import dealer_break_end, dealer_break_start
 from tables.services.settlement import round_settle
 from tables.services.shoes import shoe_load, shoe_replace
 from tables.services.table_admin import (
@@ -35,6 +36,7 @@ from tables.services.table_admin import (
     table_close,
     table_create,
     table_dealer_assign,
+    table_dealer_release,
     table_limits_set,
     table_open,
     table_pause,
@@ -71,6 +73,8 @@ __all__ = [
     "RoundDriver",
     "bet_place",
     "card_post",
+    "dealer_break_end",
+    "dealer_break_start",
     "dealer_decision_make",
     "decision_make",
     "late_bet_record",
@@ -92,6 +96,7 @@ __all__ = [
     "table_close",
     "table_create",
     "table_dealer_assign",
+    "table_dealer_release",
     "table_limits_set",
     "table_open",
     "table_pause",

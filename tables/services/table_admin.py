@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.errors import NotFound, Unprocessable, ValidationFailed
+from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
 from ledger.models import Player
 from tables import engine as eng
 from tables import events, lock_objects
@@ -26,6 +26,11 @@ from tables.models import (
     TableChange,
 )
 from tables.services._common import boxes_ensure, table_locked, transition
+from tables.services.rotation import (
+    dealer_assignment_create,
+    dealer_break_end,
+    dealer_one_table_check,
+)
 from tables.services.shoes import shoe_retire
 from tables.services.versions import rtp_figure
 
@@ -195,21 +200,40 @@ def table_rules_set(
 
 
 def table_dealer_assign(*, actor: Actor, table_id: int, dealer) -> DealerAssignment:
-    """Rotate the dealer: ends the current assignment, starts a new one (next round on)."""
+    """Rotate the dealer: ends the current assignment, starts a new one (next round on).
+    Refused for a dealer holding another table; ends the dealer's break."""
     with transaction.atomic():
         table = table_locked(table_id)
+        dealer_one_table_check(table=table, dealer=dealer)
         now = timezone.now()
         before = {"dealer_id": table.dealer_id}
         DealerAssignment.objects.filter(table=table, ended_at__isnull=True).update(ended_at=now)
-        assignment = DealerAssignment.objects.create(
-            table=table, dealer=dealer, started_at=now, assigned_by=actor.label
-        )
+        dealer_break_end(actor=actor, dealer=dealer, now=now)
+        assignment = dealer_assignment_create(actor=actor, table=table, dealer=dealer, now=now)
         table.dealer = dealer
         table.save(update_fields=["dealer"])
         _change_log(
             actor=actor, table=table, kind="dealer", before=before, after={"dealer_id": dealer.pk}
         )
     return assignment
+
+
+def table_dealer_release(*, actor: Actor, table_id: int) -> Table:
+    """The dealer leaves the table with no relief (end of shift): the table has no dealer."""
+    with transaction.atomic():
+        table = table_locked(table_id)
+        if table.dealer_id is None:
+            raise Conflict(f"Table {table.code} has no dealer.")
+        before = {"dealer_id": table.dealer_id}
+        DealerAssignment.objects.filter(table=table, ended_at__isnull=True).update(
+            ended_at=timezone.now()
+        )
+        table.dealer = None
+        table.save(update_fields=["dealer"])
+        _change_log(
+            actor=actor, table=table, kind="dealer", before=before, after={"dealer_id": None}
+        )
+    return table
 
 
 def seat_leave(*, actor: Actor, table_id: int, player: Player) -> None:
