@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -666,15 +667,29 @@ class TableAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
 
     @admin.display(description="limits")
     def limits(self, obj):
-        return f"{obj.min_bet}-{obj.max_bet} {obj.currency}"
+        return f"{money_text(obj.min_bet, obj.currency)} - {money_text(obj.max_bet, obj.currency)}"
+
+    def get_queryset(self, request):
+        # The list's round column from one subquery, not a query per row.
+        latest = models.Round.objects.filter(table=OuterRef("pk")).order_by("-number")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                latest_round_id=Subquery(latest.values("pk")[:1]),
+                latest_round_number=Subquery(latest.values("number")[:1]),
+                latest_round_phase=Subquery(latest.values("phase")[:1]),
+            )
+        )
 
     @admin.display(description="round")
     def current_round(self, obj):
-        rnd = selectors.round_current(table=obj)
-        if rnd is None:
+        if obj.latest_round_id is None:
             return "—"
-        url = reverse("admin:tables_round_change", args=[rnd.pk])
-        return format_html('<a href="{}">#{}</a> {}', url, rnd.number, _badge(rnd.phase))
+        url = reverse("admin:tables_round_change", args=[obj.latest_round_id])
+        return format_html(
+            '<a href="{}">#{}</a> {}', url, obj.latest_round_number, _badge(obj.latest_round_phase)
+        )
 
     def console_panel_context(self, request, obj):
         rnd = selectors.round_current(table=obj)
@@ -684,8 +699,9 @@ class TableAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
             .defer("order", "seen")
             .first(),
             "assignments": obj.dealer_assignments.select_related("dealer")[:5],
+            "limits": self.limits(obj),
             "floor_url": reverse("admin:tables_table_floor"),
-            "links": audit_links(table=obj),
+            "links": audit_links(table=obj, user=request.user),
         }
 
     def get_urls(self):
@@ -715,7 +731,7 @@ class TableAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
             "title": "Floor",
             "opts": self.model._meta,
             "floor": console_selectors.floor_overview(),
-            "links": audit_links(),
+            "links": audit_links(user=request.user),
         }
         return TemplateResponse(request, "console/floor_page.html", context)
 
