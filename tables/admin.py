@@ -87,6 +87,12 @@ class DealerForm(NoteForm):
         )
 
 
+class CloneForm(NoteForm):
+    code = forms.SlugField(max_length=40, help_text="The new table's code (unique).")
+    name = forms.CharField(max_length=120)
+    field_order = ["code", "name", "reason"]
+
+
 class RulesForm(ReasonForm):
     rule_set = forms.ModelChoiceField(queryset=models.RuleSetVersion.objects.all())
     payout_schedule = forms.ModelChoiceField(queryset=models.PayoutScheduleVersion.objects.all())
@@ -134,6 +140,16 @@ def _limits(*, request, obj, actor, data):
 def _dealer(*, request, obj, actor, data):
     services.table_dealer_assign(actor=actor, table_id=obj.pk, dealer=data["dealer"])
     return f"{data['dealer']} deals at {obj.code} from the next round."
+
+
+def _clone(*, request, obj, actor, data):
+    table = services.table_clone(actor=actor, table_id=obj.pk, code=data["code"], name=data["name"])
+    return reverse("admin:tables_table_change", args=[table.pk])
+
+
+def _retire(*, request, obj, actor, data):
+    services.table_retire(actor=actor, table_id=obj.pk)
+    return f"Table {obj.code} is retired."
 
 
 def _dealer_break(*, request, obj, actor, data):
@@ -276,6 +292,26 @@ TABLE_ACTIONS = (
         initial=lambda t: {"dealer": t.dealer_id},
         help="The new dealer deals from the next round; the rotation log records it. "
         "A dealer holding another table is refused: relieve them there first.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="clone",
+        label="Clone table",
+        perform=_clone,
+        permissions=(OPERATE,),
+        form=CloneForm,
+        help="A new closed table with this one's pit, rules, currency, card source, limits "
+        "and timers; change them on its page, then open it.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="retire",
+        label="Retire table",
+        perform=_retire,
+        permissions=(OPERATE,),
+        available=lambda t: t.status == models.Table.Status.CLOSED and t.retired_at is None,
+        dangerous=True,
+        help="The table leaves the floor for good and never opens again; its history stays.",
         references=_table_refs,
     ),
     ObjectAction(

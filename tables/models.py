@@ -218,6 +218,8 @@ class Table(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     rounds_played = models.PositiveIntegerField(default=0)
+    # A retired table stays for its history (rounds, ledger, audit) but never opens again.
+    retired_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["code"]

@@ -309,7 +309,11 @@ def _pit_groups(rows: list[FloorRow]) -> list[PitGroup]:
 
 def floor_overview(*, now: datetime | None = None) -> Floor:
     now = now or timezone.now()
-    tables = list(Table.objects.select_related("dealer", "rule_set", "pit").order_by("code"))
+    tables = list(
+        Table.objects.filter(retired_at__isnull=True)
+        .select_related("dealer", "rule_set", "pit")
+        .order_by("code")
+    )
     latest = {
         r.table_id: r
         for r in Round.objects.order_by("table_id", "-number")

@@ -33,6 +33,7 @@ from tables.services.settlement import round_settle
 from tables.services.shoes import shoe_load, shoe_replace
 from tables.services.table_admin import (
     seat_leave,
+    table_clone,
     table_close,
     table_create,
     table_dealer_assign,
@@ -41,6 +42,7 @@ from tables.services.table_admin import (
     table_open,
     table_pause,
     table_resume,
+    table_retire,
     table_rules_set,
 )
 from tables.services.timers import (
@@ -93,6 +95,7 @@ __all__ = [
     "settlement_sweep",
     "shoe_load",
     "shoe_replace",
+    "table_clone",
     "table_close",
     "table_create",
     "table_dealer_assign",
@@ -101,6 +104,7 @@ __all__ = [
     "table_open",
     "table_pause",
     "table_resume",
+    "table_retire",
     "table_rules_set",
     "timers_sweep",
     "void_approve",
