@@ -6,9 +6,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from casino.api import roles
+from tables import services
 from tests.audit.rounds import settled_round
-from tests.console.helpers import staff
-from tests.factories import live_table
+from tests.console.helpers import ACTOR, DEVICE, round_with_bet, staff
+from tests.factories import UserFactory, live_table
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +45,22 @@ def test_a_dealer_sees_no_report_or_audit_link_they_cannot_open():
     for url in ("/admin/tables/table/floor/", f"/admin/tables/table/{table.pk}/change/"):
         assert "/admin/audit/reports/" not in dealer.get(url).content.decode()
         assert "/admin/audit/reports/" in boss.get(url).content.decode()
+
+
+def test_a_voided_round_names_no_turn():
+    _, rnd, _ = round_with_bet(close=True)
+    client, _ = staff(roles.PIT_BOSS)
+    panel = f"/admin/tables/round/{rnd.pk}/panel/"
+    for card in ("2H", "3C", "4D", "5S"):  # dealt until a hand's turn
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+        if "Turn: " in client.get(panel).content.decode():
+            break
+    assert "Turn: " in client.get(panel).content.decode()
+    services.void_request(
+        actor=ACTOR, user=UserFactory(roles=[roles.PIT_BOSS]), round_id=rnd.pk, reason="misdeal"
+    )
+    services.void_approve(
+        actor=ACTOR, user=UserFactory(roles=[roles.FLOOR_SUPERVISOR]), round_id=rnd.pk
+    )
+    page = client.get(panel).content.decode()
+    assert "voided" in page and "Turn: " not in page
