@@ -1,6 +1,8 @@
 """The audit log in the admin: read-only for everyone, and every look at it is recorded; dispute
 cases, opened and worked through their services."""
 
+from datetime import UTC
+
 from django import forms
 from django.contrib import admin, messages
 from django.urls import reverse
@@ -16,17 +18,46 @@ from casino.console.admin import ConsoleModelAdmin, ReadOnlyConsoleModelAdmin, c
 class AuditEventAdmin(ReadOnlyConsoleModelAdmin):
     list_display = [
         "id",
-        "occurred_at",
+        "when",
         "name",
-        "actor_kind",
-        "actor_label",
-        "table_id",
-        "round_id",
+        "who",
+        "table_link",
+        "round_link",
+        "transaction_link",
     ]
     list_filter = ["actor_kind", "name"]
     search_fields = ["name", "actor_label", "request_id"]
     date_hierarchy = "occurred_at"
+    ordering = ["-id"]  # newest first: an auditor looks at what just happened
     show_full_result_count = False  # counting millions of rows on every page is slow
+
+    @admin.display(description="When (UTC)", ordering="id")
+    def when(self, obj):
+        return obj.occurred_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+
+    @admin.display(description="Who (kind), for whom", ordering="actor_label")
+    def who(self, obj):
+        ref = (obj.payload.get("attribution") or {}).get("on_behalf_of")
+        if ref is None:
+            return f"{obj.actor_label} ({obj.actor_kind})"
+        return f"{obj.actor_label} ({obj.actor_kind}) for {ref['kind']} {ref['label']}"
+
+    @admin.display(description="Table", ordering="table_id")
+    def table_link(self, obj):
+        return _linked("admin:tables_table_change", obj.table_id)
+
+    @admin.display(description="Round", ordering="round_id")
+    def round_link(self, obj):
+        if obj.round_id is None:
+            return ""
+        url = reverse("audit-console-replay", kwargs={"round_id": obj.round_id})
+        return format_html('<a href="{}" title="replay">{}</a>', url, obj.round_id)
+
+    @admin.display(description="Txn")
+    def transaction_link(self, obj):
+        payload = obj.payload
+        txn = payload.get("ledger_transaction_id") or payload.get("transaction_id")
+        return _linked("admin:ledger_transaction_change", txn if isinstance(txn, int) else None)
 
     def changelist_view(self, request, extra_context=None):
         response = super().changelist_view(request, extra_context)
@@ -40,6 +71,12 @@ class AuditEventAdmin(ReadOnlyConsoleModelAdmin):
         if response.status_code == 200:
             events.viewed_by(request, "admin.event", event_id=int(object_id))
         return response
+
+
+def _linked(name: str, pk: int | None):
+    if pk is None:
+        return ""
+    return format_html('<a href="{}">{}</a>', reverse(name, args=[pk]), pk)
 
 
 class DisputeNoteInline(admin.TabularInline):

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 from rest_framework.exceptions import ValidationError
 
@@ -81,6 +82,7 @@ def report_page(request, kind: str):
         response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response
     totals_keys, totals = total_cells(report)
+    links = [[_link(key, row.get(key)) for key, _ in report.columns] for row in report.rows]
     query = request.GET.copy()
     query.pop("export", None)
     return TemplateResponse(
@@ -90,13 +92,37 @@ def report_page(request, kind: str):
             request,
             report.title,
             report=report,
-            rows=list(zip(row_cells(report), map(flagged, report.rows), strict=True)),
+            rows=[
+                (list(zip(cells, urls, strict=True)), flagged(row))
+                for cells, urls, row in zip(row_cells(report), links, report.rows, strict=True)
+            ],
             totals_keys=totals_keys,
             totals=totals,
             chart_svg=mark_safe(rtp_chart_svg(report.chart)),  # noqa: S308 - built escaped
             query=query.urlencode(),
         ),
     )
+
+
+# Report columns holding ids, and the page each opens.
+_LINKS = {
+    "event_id": ("admin:audit_auditevent_change", True),
+    "round_id": ("audit-console-replay", False),
+    "table_id": ("admin:tables_table_change", True),
+    "transaction_id": ("admin:ledger_transaction_change", True),
+}
+
+
+def _link(key: str, value) -> str:
+    if key not in _LINKS or not isinstance(value, int):
+        return ""
+    name, positional = _LINKS[key]
+    try:
+        return (
+            reverse(name, args=[value]) if positional else reverse(name, kwargs={"round_id": value})
+        )
+    except NoReverseMatch:
+        return ""
 
 
 def replay_lookup(request):

@@ -27,7 +27,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from audit import selectors
-from audit.canonical import canonical_json, sha256_hex
+from audit.canonical import content_hash_matches
 from audit.digests import DIGEST_COLUMNS, DIGEST_SIZE, digest_session
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import unpack_ids
@@ -36,7 +36,8 @@ from casino.errors import NotFound
 from casino.version import software_version
 from ledger.models import Correction, Leg, Transaction
 from tables import engine as eng
-from tables.models import Bet, Decision, Round, RoundEvent
+from tables.models import Bet, Decision, Round, RoundEvent, Shoe
+from tables.selectors import shoe_proof
 
 ROUND_EVENT_PREFIX = "tables.round_event."
 SETTLEMENT_KINDS = ("settlement", "reversal", "replacement")
@@ -113,6 +114,7 @@ class _Replay:
             "ledger": ledger,
             "differences": self.differences,
             "integrity": integrity,
+            "shoes": self.shoe_proofs,
             "settled_at": rnd.finished_at,
         }
 
@@ -153,18 +155,19 @@ class _Replay:
         )
         decisions = {d.seq: d for d in Decision.objects.filter(round=rnd)}
         audited = {
-            e.payload.get("seq"): e
+            _event_key(e.payload.get("seq"), e.payload.get("event") or {}): e
             for e in self.audit_events
             if e.name.startswith(ROUND_EVENT_PREFIX)
         }
         shoe = _ShoeCounter(rnd, self.audit_events)
+        self.shoe_proofs: list[dict[str, Any]] = []
         steps: list[dict[str, Any]] = []
         rows = RoundEvent.objects.filter(round=rnd).order_by("id")
         for row in rows:
             if row.kind != "engine":
                 shoe.meta(row)
                 continue
-            self._event_check(row, audited.get(row.seq))
+            self._event_check(row, audited.get(_event_key(row.seq, row.payload)))
             target = state.next_card_target() if row.type == "card_dealt" else None
             try:
                 state = eng.apply(state, eng.event_from_json(row.payload))
@@ -178,6 +181,7 @@ class _Replay:
                 )
                 return state, steps, True
             steps.append(self._step(row, state, target, decisions.get(row.seq), audited, shoe))
+        self._shoes_check(shoe, steps)
         return state, steps, False
 
     def _event_check(self, row: RoundEvent, audited: AuditEvent | None) -> None:
@@ -208,12 +212,13 @@ class _Replay:
 
     def _step(self, row, state, target, decision, audited, shoe) -> dict[str, Any]:
         payload = row.payload
-        audit = audited.get(row.seq)
+        audit = audited.get(_event_key(row.seq, payload))
         step: dict[str, Any] = {
             "seq": row.seq,
             "type": row.type,
             "at": row.created_at,
             "actor": row.actor,
+            "attribution": _attribution(audit),
             "event": payload,
             "bet_ref": str(payload.get("bet_id", "")),
             "card": "",
@@ -242,6 +247,43 @@ class _Replay:
                     (b.ref for b in self.bets.values() if b.pk == decision.bet_id), ""
                 )
         return step
+
+    def _shoes_check(self, counter: _ShoeCounter, steps: list[dict[str, Any]]) -> None:
+        """Each shoe's proof (``tables.selectors.shoe_proof``), and each card checked against
+        the revealed order at its position: a card that is not there is a difference."""
+        proofs = {
+            shoe.pk: shoe_proof(shoe)
+            for shoe in Shoe.objects.filter(pk__in=counter.shoe_ids).order_by("pk")
+        }
+        self.shoe_proofs = list(proofs.values())
+        for step in steps:
+            where = step["shoe"]
+            if where is None:
+                continue
+            proof = proofs.get(where["shoe_id"])
+            shuffle = next(
+                (s for s in (proof or {}).get("shuffles", []) if s["number"] == where["shuffle"]),
+                None,
+            )
+            where["commitment"] = shuffle["commitment"] if shuffle else ""
+            order = shuffle["order"] if shuffle else []
+            if not order:
+                where["in_revealed_order"] = None
+                continue
+            position = where["position"]
+            found = order[position - 1] if 0 < position <= len(order) else None
+            where["in_revealed_order"] = found == step["card"]
+            if found != step["card"]:
+                self.differ(
+                    "card_not_in_shoe_order",
+                    f"event {step['seq']} deals {step['card']} as card {position} of shoe "
+                    f"{where['shoe_id']} shuffle {where['shuffle']}; its revealed order has "
+                    f"{found}",
+                    field=f"event {step['seq']}",
+                    replay=found,
+                    found=step["card"],
+                    source="shoe",
+                )
 
     @staticmethod
     def _hands(state: eng.RoundState) -> list[dict[str, Any]]:
@@ -495,7 +537,7 @@ class _Replay:
         rows = []
         intact = True
         for event in events:
-            hash_ok = sha256_hex(canonical_json(audit_event_content(event))) == event.content_hash
+            hash_ok = content_hash_matches(audit_event_content(event), event.content_hash)
             seal = next(
                 (
                     s
@@ -524,6 +566,7 @@ class _Replay:
                     "name": event.name,
                     "occurred_at": event.occurred_at,
                     "actor": event.actor_label,
+                    "attribution": _attribution(event),
                     "content_hash": event.content_hash,
                     "content_hash_ok": hash_ok,
                     "seal_seq": seal.seq if seal else None,
@@ -570,20 +613,46 @@ class _ShoeCounter:
     def __init__(self, rnd: Round, audit_events: list[AuditEvent]):
         opened = next((e for e in audit_events if e.name == "tables.round_opened"), None)
         self.shoe_id = (opened.payload.get("shoe_id") if opened else None) or rnd.shoe_id
+        self.shoe_ids: list[int] = [self.shoe_id] if self.shoe_id is not None else []
         self.position = 0
+        self.shuffle = 1
         if self.shoe_id is not None:
-            self.position = RoundEvent.objects.filter(
+            earlier = RoundEvent.objects.filter(
+                round__shoe_id=self.shoe_id, round_id__lt=rnd.pk, kind="meta"
+            )
+            self.shuffle += earlier.filter(type="shoe_reshuffled").count()
+            reshuffled = earlier.filter(type="shoe_reshuffled").order_by("-id").first()
+            cards = RoundEvent.objects.filter(
                 round__shoe_id=self.shoe_id, round_id__lt=rnd.pk, type="card_dealt"
-            ).count()
+            )
+            if reshuffled is not None:
+                cards = cards.filter(id__gt=reshuffled.pk)
+            self.position = cards.count()
 
     def meta(self, row: RoundEvent) -> None:
-        if row.type in ("shoe_loaded", "shoe_reshuffled"):
+        if row.type == "shoe_loaded":
             self.shoe_id = row.payload.get("shoe_id", self.shoe_id)
-            self.position = 0
+            self.shoe_ids.append(self.shoe_id)
+            self.position, self.shuffle = 0, 1
+        elif row.type == "shoe_reshuffled":
+            self.position, self.shuffle = 0, self.shuffle + 1
 
     def deal(self) -> dict[str, Any]:
         self.position += 1
-        return {"shoe_id": self.shoe_id, "position": self.position}
+        return {"shoe_id": self.shoe_id, "shuffle": self.shuffle, "position": self.position}
+
+
+def _attribution(event: AuditEvent | None) -> dict[str, Any] | None:
+    """Who did it (the audit event's actor) and, from its hashed payload, for whom and after
+    what: the tamper-evident answer to "who dealt this card?"."""
+    if event is None:
+        return None
+    recorded = event.payload.get("attribution") or {}
+    return {
+        "actor": {"kind": event.actor_kind, "id": event.actor_id, "label": event.actor_label},
+        "on_behalf_of": recorded.get("on_behalf_of"),
+        "via": recorded.get("via"),
+    }
 
 
 def _bet_totals(lines, posted, staked, bets) -> list[dict[str, Any]]:
@@ -694,3 +763,9 @@ def _verification_summary(verification: dict[str, Any] | None) -> dict[str, Any]
         "head_hash": verification.get("head_hash"),
         "problem": verification.get("problem"),
     }
+
+
+def _event_key(seq: int | None, event: dict[str, Any]) -> int | str:
+    """A round's engine event and its audit record, matched: by seq, or a bet (which has none:
+    ``tables/services/bets.py``) by its bet id."""
+    return seq if seq is not None else f"bet:{event.get('bet_id')}"

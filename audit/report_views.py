@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit.reports import GROUPINGS, REPORTS, Period, report_generate
+from audit.reports import GROUPINGS, REPORTS, Period, report_data, report_generate
 from casino.actors import Actor
 from casino.api.inputs import MAX_ID, DayField
 
@@ -54,6 +54,11 @@ class ReportOutputSerializer(serializers.Serializer):
     totals = serializers.ListField(child=serializers.DictField())
     notes = serializers.ListField(child=serializers.CharField())
     chart = serializers.ListField(child=serializers.DictField(), allow_null=True)
+    generated_by = serializers.CharField()
+    digest = serializers.CharField(
+        help_text="SHA-256 (hex) of the canonical JSON of this object without digest and signature"
+    )
+    signature = serializers.DictField(help_text="algorithm, key_id and value: the digest signed")
 
 
 class ReportView(APIView):
@@ -76,4 +81,8 @@ class ReportView(APIView):
             rendering="json",
             **report_query(request.query_params),
         )
-        return Response(ReportOutputSerializer(report.as_dict()).data)
+        # The very data the digest covers (decimals and times as strings), so that anyone can
+        # recompute it from this response; the serializer above documents the shape.
+        return Response(
+            {**report_data(report), "digest": report.digest, "signature": report.signature}
+        )

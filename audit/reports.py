@@ -11,10 +11,12 @@ report (``audit.viewed``), as GLI-19 asks for reads.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -22,7 +24,8 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from audit import events
+from audit import events, signing
+from audit.canonical import canonical_json, sha256_hex
 from audit.models import AuditEvent
 from casino.actors import Actor
 from casino.errors import NotFound, ValidationFailed
@@ -30,8 +33,9 @@ from casino.version import software_version
 from ledger.models import Player
 from ledger.selectors import AccountingFilter, hold_pct, table_accounting
 from tables import engine as eng
-from tables.models import PayoutScheduleVersion, RtpFigure, RuleSetVersion, Shoe, Table
+from tables.models import PayoutScheduleVersion, RuleSetVersion, Shoe, Table
 from tables.selectors import round_counts, shift_grid
+from tables.services import rtp_figures_ensure
 
 Z95 = 1.959963984540054
 DEFAULT_DAYS = 30
@@ -78,6 +82,10 @@ class Report:
     chart: list[dict[str, Any]] | None = None
     generated_at: datetime = field(default_factory=timezone.now)
     software_version: str = field(default_factory=software_version)
+    generated_by: str = ""
+    # sha256 of ``report_data`` in canonical JSON, and its signature (``report_seal``)
+    digest: str = ""
+    signature: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -88,6 +96,82 @@ class Report:
         }
         data["columns"] = [{"key": k, "label": label} for k, label in self.columns]
         return data
+
+    def label(self, key: str) -> str:
+        """The readable header of a column or totals key (never a raw key like hold_pct)."""
+        return dict(self.columns).get(key) or LABELS.get(key) or key.replace("_", " ").capitalize()
+
+
+# Headers of totals keys that are not among a report's columns.
+LABELS = {
+    "currency": "Currency",
+    "rounds": "Rounds",
+    "voids": "Voids",
+    "handle": "Handle",
+    "payouts": "Payouts",
+    "bonuses": "Bonuses",
+    "win": "Win",
+    "hold_pct": "Hold %",
+    "returned": "Returned",
+    "wallet_id": "Wallet",
+    "opening": "Opening balance",
+    "credits": "Credits",
+    "debits": "Debits",
+    "closing": "Closing balance",
+    "balance_now": "Balance now",
+    "category": "Category",
+    "count": "Count",
+    "shuffles": "Shuffles",
+    "flagged": "Flagged",
+}
+# Values in integer minor units of the row's ``currency``: shown by the currency's exponent.
+MONEY_KEYS = frozenset(
+    {
+        "handle",
+        "payouts",
+        "bonuses",
+        "win",
+        "returned",
+        "amount",
+        "balance",
+        "opening",
+        "credits",
+        "debits",
+        "closing",
+        "balance_now",
+    }
+)
+
+
+def report_data(report: Report) -> dict[str, Any]:
+    """What a report's digest covers, JSON-safe (decimals and dates as strings): everything
+    but the digest and the signature themselves."""
+    data = report.as_dict()
+    data.pop("digest")
+    data.pop("signature")
+    return json.loads(json.dumps(data, default=_json_default))
+
+
+def _json_default(value: Any) -> str:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def report_seal(report: Report) -> Report:
+    """Set the report's digest (sha256 of ``report_data`` in canonical JSON) and sign it with
+    the audit signing key, so a printed or exported report can be checked against its data."""
+    report.digest = sha256_hex(canonical_json(report_data(report)))
+    # Only ``signing.sign`` is relied on: the signing scheme (algorithm, key ids, rotation) is
+    # the signing module's, and is named here when it says so.
+    report.signature = {
+        "algorithm": str(getattr(signing, "ALGORITHM", "")),
+        "key_id": str(signing.key_id()) if hasattr(signing, "key_id") else "",
+        "value": str(signing.sign(report.digest.encode("ascii"))),
+    }
+    return report
 
 
 def _fetch(sql: str, params: list | dict) -> list[tuple]:
@@ -194,7 +278,8 @@ def table_shift_report(
         rows=out,
         totals=_currency_totals(out, ("rounds", "voids")),
         notes=[
-            "Money in minor units from the ledger's legs on player wallets: handle = stakes "
+            "Money from the ledger's legs on player wallets (stored in minor units, shown in the "
+            "currency's units): handle = stakes "
             "less refunds, win = handle - payouts - bonuses, hold % = win / handle.",
             "Gaming days and shifts are the casino's, in its time zone (its shift plans): money "
             "counts in the shift it was posted in, rounds in the one they finished in. The "
@@ -417,22 +502,20 @@ def game_performance_report(*, period: Period) -> Report:
     """Actual against theoretical RTP per game (rule set + payout schedule), with a 95 % band
     from the per-bet outcome variance; games whose theoretical RTP lies outside it flagged."""
     rows = []
-    figures = {
-        (f.rule_set_id, f.payout_schedule_id): f.rtp
-        for f in RtpFigure.objects.filter(rtp__isnull=False)
-    }
+    games = _fetch(_PER_GAME_SQL, {"start": period.start, "end": period.end})
+    # Every pair in use gets its figure: stored now for the presets, queued for the others.
+    figures = rtp_figures_ensure(pairs={(g[0], g[1]) for g in games})
     rule_sets = {r.pk: r for r in RuleSetVersion.objects.all()}
     schedules = {p.pk: p for p in PayoutScheduleVersion.objects.all()}
-    for rs, ps, cur, n, rounds, staked, returned, sx, sy, sxx, syy, sxy in _fetch(
-        _PER_GAME_SQL, {"start": period.start, "end": period.end}
-    ):
+    for rs, ps, cur, n, rounds, staked, returned, sx, sy, sxx, syy, sxy in games:
         actual, half = rtp_band(n, sx, sy, sxx, syy, sxy)
-        theo = figures.get((rs, ps))
+        figure = figures.get((rs, ps))
+        theo = figure.rtp if figure is not None else None
         low = high = None
         if half is not None:
             low, high = actual - half, actual + half
         if theo is None:
-            flag = "no theoretical RTP yet"
+            flag = f"theoretical RTP not available: {figure.method if figure else 'no figure'}"
         elif half is None:
             flag = "too few bets"
         else:
@@ -549,6 +632,24 @@ def _exception_detail(event: AuditEvent) -> str:
     return ""
 
 
+_DECIDED = {
+    "tables.round_voided": "approved",
+    "tables.void_rejected": "rejected",
+    "tables.void_cancelled": "cancelled",
+}
+
+
+def _exception_note(event: AuditEvent, deciders: dict[int, str]) -> str:
+    """The decider's own words (a correction's or a void request's decision note, a
+    resumption's note) and, for a void request, who decided it (the second pair of eyes)."""
+    note = str(event.payload.get("note") or "")[:500]
+    decider = event.payload.get("approved_by") or event.payload.get("decided_by")
+    if decider is not None and event.name in _DECIDED:
+        who = f"{_DECIDED[event.name]} by {deciders.get(decider, f'user {decider}')}"
+        note = f"{who}: {note}" if note else who
+    return note
+
+
 def exceptions_report(*, period: Period, table_id: int | None = None) -> Report:
     """Voids, corrections, suspensions, impossible cards, late bets refused, failed
     verifications and disputes, from the audit log."""
@@ -557,6 +658,15 @@ def exceptions_report(*, period: Period, table_id: int | None = None) -> Report:
     )
     if table_id is not None:
         qs = qs.filter(table_id=table_id)
+    events_ = list(qs.order_by("occurred_at", "id"))
+    deciders = dict(
+        get_user_model()
+        .objects.filter(
+            pk__in={e.payload.get("approved_by") or e.payload.get("decided_by") for e in events_}
+            - {None}
+        )
+        .values_list("pk", "username")
+    )
     rows = [
         {
             "occurred_at": e.occurred_at,
@@ -567,8 +677,9 @@ def exceptions_report(*, period: Period, table_id: int | None = None) -> Report:
             "round_id": e.round_id,
             "actor": e.actor_label,
             "detail": _exception_detail(e),
+            "note": _exception_note(e, deciders),
         }
-        for e in qs.order_by("occurred_at", "id")
+        for e in events_
     ]
     counts: dict[str, int] = defaultdict(int)
     for row in rows:
@@ -586,6 +697,7 @@ def exceptions_report(*, period: Period, table_id: int | None = None) -> Report:
             ("round_id", "Round"),
             ("actor", "Who"),
             ("detail", "Detail"),
+            ("note", "Decision note (approver's, rejecter's, resumer's)"),
         ],
         rows=rows,
         totals=[{"category": c, "count": counts[c]} for c in sorted(counts)],
@@ -730,6 +842,8 @@ def report_generate(
         shift=shift,
         grouping=grouping,
     )
+    report.generated_by = actor.label
+    report_seal(report)
     events.viewed(
         actor=actor,
         what=f"report.{kind}",
@@ -743,6 +857,7 @@ def report_generate(
             "grouping": grouping,
             "rows": len(report.rows),
             "generated_at": report.generated_at.isoformat(),
+            "digest": report.digest,
         },
     )
     return report

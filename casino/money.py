@@ -8,11 +8,16 @@ from decimal import Decimal
 from babel.numbers import format_currency, get_currency_precision
 
 
+def minor_to_major(amount: int, currency: str) -> Decimal:
+    """``1250, "EUR"`` -> ``Decimal("12.50")``: the number a spreadsheet reads (CSV exports)."""
+    return Decimal(int(amount)).scaleb(-get_currency_precision(currency))
+
+
 def money_text(amount: int | None, currency: str) -> str:
     """``123456, "EUR"`` -> ``"1,234.56 EUR"``; ``1234, "JPY"`` -> ``"1,234 JPY"``."""
     if amount is None:
         return "—"
-    value = Decimal(amount).scaleb(-get_currency_precision(currency))
+    value = minor_to_major(amount, currency)
     return format_currency(
         value, currency, format="#,##0.00\u00a0¤¤", currency_digits=True, locale="en"
     )

@@ -14,13 +14,14 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import JsonResponse
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince
 
-from casino.api import roles
 from casino.console import selectors as console_selectors
 from casino.console.admin import (
     ConsoleModelAdmin,
@@ -80,11 +81,7 @@ class DealerForm(NoteForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["dealer"].queryset = (
-            get_user_model()
-            .objects.filter(is_active=True, groups__name=roles.DEALER)
-            .order_by("username")
-        )
+        self.fields["dealer"].queryset = selectors.dealer_list().order_by("username")
 
 
 class CloneForm(NoteForm):
@@ -1024,10 +1021,32 @@ class ShoeAdmin(ReadOnlyConsoleModelAdmin):
         "cards_dealt",
         "created_at",
         "retired_at",
-        "verified",
+        "commitments",
+        "proof_status",
     )
     list_filter = ("source", "table", "verified")
     exclude = ("order", "seen")
+    readonly_fields = ("proof",)
+
+    @admin.display(description="Commitments (sha256)")
+    def commitments(self, obj):
+        return format_html_join(
+            mark_safe("<br>"),
+            "<code>{}</code>",
+            ((s.commitment or "(none sent)",) for s in obj.shuffles.order_by("number")),
+        )
+
+    @admin.display(description="Reveal")
+    def proof_status(self, obj):
+        if obj.source != models.Shoe.Source.SERVER:
+            return "reader-fed (composition checked)"
+        if obj.retired_at is None:
+            return "in use (revealed at retirement)"
+        return "verified" if obj.verified else "MISMATCH"
+
+    @admin.display(description="Proof: commitments, reveal and verification")
+    def proof(self, obj):
+        return render_to_string("audit/shoe_proof.html", {"proof": selectors.shoe_proof(obj)})
 
 
 @admin.register(models.Shuffle)

@@ -36,12 +36,20 @@ def _precomputed() -> dict[str, dict]:
     return json.loads(PRECOMPUTED.read_text())
 
 
+def rtp_precomputed(*, rules: RuleSet, payouts: PayoutSchedule) -> tuple[Decimal, str] | None:
+    """The shipped figure of a preset's documents (instant), or None."""
+    known = _precomputed().get(documents_digest(rules, payouts))
+    if known is None:
+        return None
+    return Decimal(known["rtp"]), f"precomputed ({PRECOMPUTED.name}): {known['method']}"[:200]
+
+
 def rtp_compute(*, rules: RuleSet, payouts: PayoutSchedule) -> tuple[Decimal | None, str]:
     """(rtp, method): the shipped figure of a preset's documents, else the exact figure from
     the game maths, or (None, why not)."""
-    known = _precomputed().get(documents_digest(rules, payouts))
+    known = rtp_precomputed(rules=rules, payouts=payouts)
     if known is not None:
-        return Decimal(known["rtp"]), f"precomputed ({PRECOMPUTED.name}): {known['method']}"[:200]
+        return known
     return rtp_game_maths(rules=rules, payouts=payouts)
 
 

@@ -1,8 +1,8 @@
 """Reads of the tables app: tables, rounds, the engine state of a round, public round views.
 
-The engine state of a round is ``Round.state`` (a cache written with every event) or, when the
-cache is missing or stale, the fold of the round's ``RoundEvent`` rows: crash recovery, replay
-and the cache are the same fold.
+The engine state of a round is ``Round.state`` (a cache written with every event but bets) or,
+when the cache is missing or stale, or the round still takes bets, the fold of the round's
+``RoundEvent`` rows: crash recovery, replay and the cache are the same fold.
 """
 
 from __future__ import annotations
@@ -12,16 +12,19 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from casino.api import roles
 from casino.errors import NotFound
 from ledger.models import Transaction
 from ledger.selectors import ShiftGrid
 from tables import engine as eng
 from tables import visibility
 from tables.models import (
+    Bet,
     Casino,
     DealerAssignment,
     DealerBreak,
@@ -37,11 +40,13 @@ from tables.shifts import Plan, ShiftCalendar, ShiftSpan
 def round_state_replay(rnd: Round) -> eng.RoundState:
     """The round's state rebuilt from its persisted engine events (the source of truth)."""
     # One JSON array parsed at once instead of a row (and a json.loads) per event: a
-    # 10,000-bet round has ~10,300 events, folded at settlement.
+    # 10,000-bet round has ~10,300 events, folded at settlement. The bets come first, in the
+    # order they were written (they have no seq: ``tables/services/bets.py``; a bet's box and
+    # player facts were read under locks that its predecessors in this order had released).
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT coalesce(json_agg(payload ORDER BY seq), '[]') FROM tables_roundevent "
-            "WHERE round_id = %s AND kind = 'engine'",
+            "SELECT coalesce(json_agg(payload ORDER BY seq NULLS FIRST, id), '[]') "
+            "FROM tables_roundevent WHERE round_id = %s AND kind = 'engine'",
             [rnd.pk],
         )
         payloads = cursor.fetchone()[0]
@@ -56,9 +61,10 @@ def round_state_replay(rnd: Round) -> eng.RoundState:
 
 
 def round_state(rnd: Round) -> eng.RoundState:
-    """The round's current engine state: the cache when it is current, else the replay."""
+    """The round's current engine state: the cache when it is current, else the replay (always
+    while betting is open: bets don't update the cache)."""
     cached = rnd.state
-    if cached and cached.get("events") == rnd.seq:
+    if cached and cached.get("events") == rnd.seq and rnd.phase != Round.Phase.OPEN:
         return eng.RoundState.from_json(cached)
     return round_state_replay(rnd)
 
@@ -89,6 +95,11 @@ def table_get(*, pk: int, table_id: int | None = None) -> Table:
     return table
 
 
+def dealer_list() -> QuerySet:
+    """The staff users who may be a table's dealer of record: active, in the dealer role."""
+    return get_user_model().objects.filter(is_active=True, groups__name=roles.DEALER)
+
+
 def round_get(*, pk: int, table_id: int | None = None) -> Round:
     qs = Round.objects.select_related("table", "rule_set", "payout_schedule").filter(pk=pk)
     if table_id is not None:
@@ -109,24 +120,64 @@ def round_current(*, table: Table) -> Round | None:
     )
 
 
+# The rows of a table's stream that may be given out: those of transactions that have finished
+# (no row with a smaller key can commit later), plus the caller's own. "Finished" is judged
+# against the horizon: the oldest transaction id still running in this database (a row's txid
+# is an xid8, a backend's xid 32 bits: widened against the snapshot's xmax, either way, as a
+# transaction may start between the two reads), capped at that xmax. Transactions of other
+# databases on the cluster never write these rows, so they do not hold the stream back. The
+# horizon must be read in a statement BEFORE the rows: a transaction that finishes in between
+# is then visible to the rows' (later) snapshot.
+STREAM_HORIZON_SQL = """
+SELECT least(s.n, min(s.n - CASE WHEN a.d < 2147483648 THEN a.d ELSE a.d - 4294967296 END))
+FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS n) s
+LEFT JOIN LATERAL (
+    SELECT mod(mod(s.n, 4294967296) - backend_xid::text::bigint + 4294967296, 4294967296) AS d
+    FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+) a ON true
+GROUP BY s.n
+"""
+STREAM_FINISHED = "(txid < %s OR txid = pg_current_xact_id_if_assigned()::text::bigint)"
+# The newest key that may be given out, and the newest committed one (which may still wait for
+# an older transaction to finish); each an array [txid, id] or null. Parameters: table, horizon,
+# table.
+STREAM_HEAD_SQL = f"""
+SELECT (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s AND {STREAM_FINISHED}
+        ORDER BY txid DESC, id DESC LIMIT 1),
+       (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s
+        ORDER BY txid DESC, id DESC LIMIT 1)
+"""
+
+
+def stream_horizon() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(STREAM_HORIZON_SQL)
+        return cursor.fetchone()[0]
+
+
 def round_events_after(
     *, table_id: int, after: tuple[int, int], limit: int = 100
 ) -> list[RoundEvent]:
     """The table's stream after the key ``after = (txid, id)``, in key order, up to the rows of
-    finished transactions only (below the snapshot's xmin: no row with a smaller key can commit
-    later), plus the caller's own transaction's rows."""
+    finished transactions only (see STREAM_HORIZON_SQL)."""
+    horizon = stream_horizon()
     return list(
         RoundEvent.objects.filter(table_id=table_id)
-        .extra(
-            where=[
-                "(txid, id) > (%s, %s)",
-                "(txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
-                " OR txid = pg_current_xact_id_if_assigned()::text::bigint)",
-            ],
-            params=[after[0], after[1]],
+        .extra(  # noqa: S610 - constant SQL, parameters bound
+            where=["(txid, id) > (%s, %s)", STREAM_FINISHED],
+            params=[after[0], after[1], horizon],
         )
         .order_by("txid", "id")[:limit]
     )
+
+
+def round_events_head(*, table_id: int) -> tuple[int, int] | None:
+    """The key of the table's newest event that may be given out."""
+    horizon = stream_horizon()
+    with connection.cursor() as cursor:
+        cursor.execute(STREAM_HEAD_SQL, [table_id, horizon, table_id])
+        head = cursor.fetchone()[0]
+    return (int(head[0]), int(head[1])) if head else None
 
 
 def caller_actions(state: eng.RoundState, *, player_id: int | None) -> list[dict[str, Any]]:
@@ -163,11 +214,29 @@ def _action(action: str, bet_id: str, rng) -> dict[str, Any]:
     }
 
 
-def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str, Any]:
+def _player_shown(rnd: Round, operator_id: int | None):
+    """An engine player id as the caller may see it: every one for casino staff and devices,
+    an operator's own players only for an operator (None for the others)."""
+    if operator_id is None:
+        return int
+    own = {
+        str(pk)
+        for pk in Bet.objects.filter(round=rnd, operator_id=operator_id).values_list(
+            "player_id", flat=True
+        )
+    }
+    return lambda engine_id: int(engine_id) if engine_id in own else None
+
+
+def round_public_state(
+    rnd: Round, *, player_id: int | None = None, operator_id: int | None = None
+) -> dict[str, Any]:
     """What the table shows: cards (face-down cards hidden, a box's own player sees its own),
     whose turn, timers, and the caller's legal actions (``player_id``: the player the operator
-    asks for)."""
+    asks for). For an operator (``operator_id``), other operators' players are anonymous:
+    their bets and boxes show no player id."""
     state = round_state(rnd)
+    shown = _player_shown(rnd, operator_id)
     held = rnd.held_since is not None
     hidden = visibility.dealer_hidden(state)
     dealer_cards = [None if hidden else c.code for c in state.dealer]
@@ -200,7 +269,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
         bets = [
             {
                 "bet_id": k,
-                "player_id": int(state.bets[k].player_id),
+                "player_id": shown(state.bets[k].player_id),
                 "stake": state.bets[k].stake,
                 "behind": state.bets[k].behind,
                 "insurance": state.bets[k].insurance,
@@ -209,7 +278,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
             for k in box.bet_ids
         ]
         boxes.append(
-            {"number": number, "controller": int(box.controller), "bets": bets, "hands": hands}
+            {"number": number, "controller": shown(box.controller), "bets": bets, "hands": hands}
         )
     return {
         "round_id": rnd.pk,
@@ -237,6 +306,76 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
         "your_actions": [] if held else caller_actions(state, player_id=player_id),
         "betting_closes_at": rnd.betting_closes_at,
         "decision_deadline": rnd.decision_deadline,
+    }
+
+
+COMMITMENT_ALGORITHM = "sha256 of the card codes in order, then the salt (hex)"
+
+
+def shoe_proof(shoe) -> dict[str, Any]:
+    """The evidence that a shoe's cards were genuine, as plain data (replay, shoe page, export).
+
+    Per shuffle: the commitment and when it was recorded (the shuffle row and its audit event),
+    when the first card after it was dealt (the commitment must come first), and, once the shoe
+    is retired, the revealed order and salt re-verified here against the commitment (not the
+    flag stored at retirement). A reader-fed shoe reveals nothing: its cards were checked
+    against the shoe's composition as they were read; its shuffler's commitment, if it sent
+    one, is shown as recorded.
+    """
+    from audit.models import AuditEvent
+
+    shuffled = {
+        e.payload.get("shuffle"): e
+        for e in AuditEvent.objects.filter(
+            name="tables.shoe_shuffled", table_id=shoe.table_id, payload__shoe_id=shoe.pk
+        ).order_by("id")
+    }
+    cards = RoundEvent.objects.filter(round__shoe_id=shoe.pk, type="card_dealt", kind="engine")
+    shuffles = []
+    all_verified = True
+    for shuffle in shoe.shuffles.order_by("number"):
+        audit = shuffled.get(shuffle.number)
+        first = cards.filter(created_at__gte=shuffle.created_at).order_by("id").first()
+        revealed = shuffle.revealed_at is not None and bool(shuffle.sealed_order)
+        verified = (
+            eng.verify_commitment(shuffle.sealed_order, shuffle.salt, shuffle.commitment)
+            if revealed
+            else None
+        )
+        all_verified = all_verified and verified is True
+        shuffles.append(
+            {
+                "number": shuffle.number,
+                "method": shuffle.method,
+                "device_id": shuffle.device_id,
+                "cards": shuffle.cards,
+                "commitment": shuffle.commitment,
+                "commitment_algorithm": COMMITMENT_ALGORITHM if shuffle.salt else "",
+                "committed_at": shuffle.created_at,
+                "commitment_audit_event_id": audit.pk if audit else None,
+                "commitment_audit_hash": audit.content_hash if audit else "",
+                "first_card_at": first.created_at if first else None,
+                "committed_before_first_card": first is None
+                or shuffle.created_at < first.created_at,
+                "revealed_at": shuffle.revealed_at,
+                "salt": shuffle.salt if revealed else "",
+                "order": list(shuffle.sealed_order) if revealed else [],
+                "verified": verified,
+            }
+        )
+    revealable = shoe.source == "server"
+    return {
+        "shoe_id": shoe.pk,
+        "table_id": shoe.table_id,
+        "source": shoe.source,
+        "deck_kind": shoe.deck_kind,
+        "decks": shoe.decks,
+        "cards_dealt": shoe.cards_dealt,
+        "created_at": shoe.created_at,
+        "retired_at": shoe.retired_at,
+        "revealed": revealable and shoe.retired_at is not None,
+        "verified": (all_verified and bool(shuffles)) if revealable and shoe.retired_at else None,
+        "shuffles": shuffles,
     }
 
 
@@ -481,7 +620,7 @@ def dealer_figures(*, casino_id: int, gaming_day: date, shift: str) -> list[dict
             UNION SELECT dealer_id FROM reader
         )
         SELECT d.dealer_id, u.username, extract(epoch FROM coalesce(dealt.time_dealt,
-               interval '0'))::bigint, coalesce(rounds.rounds, 0), coalesce(rounds.hands, 0),
+               interval '0'))::float8, coalesce(rounds.rounds, 0), coalesce(rounds.hands, 0),
                coalesce(rounds.voids, 0), coalesce(reader.reader_errors, 0)
         FROM dealers d JOIN auth_user u ON u.id = d.dealer_id
         LEFT JOIN dealt ON dealt.dealer_id = d.dealer_id
@@ -500,7 +639,7 @@ def dealer_figures(*, casino_id: int, gaming_day: date, shift: str) -> list[dict
             {
                 "dealer_id": dealer_id,
                 "dealer": username,
-                "minutes_dealt": seconds // 60,
+                "minutes_dealt": int(seconds // 60),
                 "rounds": rounds,
                 "rounds_per_hour": per_hour,
                 "hands": hands,

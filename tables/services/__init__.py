@@ -57,6 +57,7 @@ from tables.services.versions import (
     preset_versions_ensure,
     rtp_compute_store,
     rtp_figure,
+    rtp_figures_ensure,
     rule_set_version_create,
 )
 from tables.services.voids import (
@@ -90,6 +91,7 @@ __all__ = [
     "round_timeout_apply",
     "rtp_compute_store",
     "rtp_figure",
+    "rtp_figures_ensure",
     "rule_set_version_create",
     "seat_leave",
     "settlement_sweep",

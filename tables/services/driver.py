@@ -19,7 +19,7 @@ from tables import engine as eng
 from tables import events, lock_objects, selectors, visibility
 from tables.errors import engine_error
 from tables.models import Bet, Decision, Hand, Round, RoundEvent, Shoe, Shuffle, Table
-from tables.services._common import Phase, columns_remember, enqueue, meta_event
+from tables.services._common import Phase, columns_remember, enqueue, meta_event, stream_wake
 
 # Bets behind and insurance / staking windows: answering keeps the shared window (and its
 # deadline) open for the others still pending.
@@ -74,7 +74,7 @@ class RoundDriver:
     """Applies engine events to one locked round and writes everything each event implies.
 
     Preconditions: the caller is inside a transaction and already holds the round's row lock
-    (``lock_objects.round_for_update`` or ``round_row_for_update``), and keeps both until it
+    (``lock_objects.round_for_update``), and keeps both until it
     has called ``finish``. The driver trusts the row it was given (it never re-reads it), takes
     only the locks that come after the round's in ``tables/lock_objects.py`` (the shoe, then
     the ledger's), and writes the round row back in ``finish``, only the columns that changed
@@ -84,6 +84,10 @@ class RoundDriver:
         self.actor = actor
         self.rnd = rnd if hasattr(rnd, "_columns_loaded") else columns_remember(rnd)
         self.state = selectors.round_state(rnd)
+        if rnd.phase == Round.Phase.OPEN:
+            # The bets placed so far (folded just now) have no seq: the next event is numbered
+            # after them, so that seq counts the engine events applied, as the cache does.
+            rnd.seq = self.state.events
         self.turn_changed = False
 
     def check(self, event: eng.Event) -> eng.RoundState:
@@ -100,10 +104,9 @@ class RoundDriver:
         source: str = "",
         bet: Bet | None = None,
         after: eng.RoundState | None = None,
-        debit: bool = True,
     ) -> eng.RoundState:
-        """Apply ``event`` and write what it implies. ``debit=False``: the caller debits the
-        stakes the event adds itself, in this transaction (``bet_place``)."""
+        """Apply ``event`` and write what it implies. Not bets: ``bet_place`` writes them
+        without the round's state, and the state folds them in when betting closes."""
         before = self.state
         after = after or self.check(event)
         rnd = self.rnd
@@ -112,17 +115,17 @@ class RoundDriver:
         # A card the rules deal without a decision (§6, §7) is marked in the stream and the
         # audit log; the engine payload (the fold input) stays as the engine wrote it.
         forced = isinstance(event, eng.CardDealt) and before.next_card_forced()
-        model_insert(
-            RoundEvent(
-                round=rnd,
-                table_id=rnd.table_id,
-                seq=rnd.seq,
-                type=event.type,
-                payload=payload,
-                public=self._public(before, event, forced=forced),
-                actor=self.actor.label,
-            )
+        row = RoundEvent(
+            round=rnd,
+            table_id=rnd.table_id,
+            seq=rnd.seq,
+            type=event.type,
+            payload=payload,
+            public=self._public(before, event, forced=forced),
+            actor=self.actor.describe(),
         )
+        model_insert(row)
+        stream_wake(row)
         events.round_event(
             actor=self.actor,
             round=rnd,
@@ -131,8 +134,7 @@ class RoundDriver:
             bet_id=bet.pk if bet else None,
             forced=forced,
         )
-        if debit:
-            self._stakes_debit(before, after, event)
+        self._stakes_debit(before, after, event)
         if source:
             self._decision_record(event, source, bet)
         self.state = after
@@ -188,7 +190,7 @@ class RoundDriver:
             )
 
     def _stakes_debit(self, before: eng.RoundState, after: eng.RoundState, event) -> None:
-        """Debit every stake the event added (bet, double, split, buy, match, insurance)."""
+        """Debit every stake the event added (double, split, buy, match, insurance)."""
         old, new = _bet_totals(before), _bet_totals(after)
         added = {k: v - old.get(k, 0) for k, v in new.items() if v > old.get(k, 0)}
         if not added:
@@ -207,9 +209,7 @@ class RoundDriver:
                 bet_ref=bet.ref,
                 operator_id=bet.operator_id,
                 dealer_id=rnd.dealer_id,
-                reference=None
-                if isinstance(event, eng.BetPlaced)
-                else f"stake:{bet.ref}:{rnd.seq}",
+                reference=f"stake:{bet.ref}:{rnd.seq}",
             )
             Bet.objects.filter(pk=bet.pk).update(staked_total=F("staked_total") + amount)
 
@@ -225,7 +225,7 @@ class RoundDriver:
             bet=bet,
             action=action,
             amount=data.get("amount"),
-            actor=self.actor.label,
+            actor=self.actor.describe(),
         )
 
     def _phase_sync(self) -> None:
@@ -263,9 +263,15 @@ class RoundDriver:
         if rnd.card_source != Table.CardSource.SERVER_SHOE or self.state.next_card_target() is None:
             return
         shoe = lock_objects.shoe_for_update(rnd.shoe_id).get()
-        while self.state.next_card_target() is not None:
-            card = self._server_draw(shoe)
-            self.apply(eng.CardDealt(card))
+        # The shoe deals, for the dealer of record: not the key or timer whose action made
+        # the cards due (recorded as ``via``), so "who dealt this card?" has the right answer.
+        trigger, self.actor = self.actor, server_shoe_actor(rnd, shoe, via=self.actor)
+        try:
+            while self.state.next_card_target() is not None:
+                card = self._server_draw(shoe)
+                self.apply(eng.CardDealt(card))
+        finally:
+            self.actor = trigger
         shoe.save(update_fields=["order", "position", "cut_index", "cards_dealt"])
 
     def _server_draw(self, shoe: Shoe) -> str:
@@ -330,6 +336,24 @@ class RoundDriver:
         model_update(rnd, ["state", *changed])
         columns_remember(rnd)
         return rnd
+
+
+def dealer_of_record(rnd: Round) -> Actor:
+    """Who the round's cards are dealt for: its dealer of record, or the table when none."""
+    if rnd.dealer_id is not None:
+        return Actor(kind="user", id=str(rnd.dealer_id), label=rnd.dealer.get_username())
+    return Actor(kind="table", id=str(rnd.table_id), label=rnd.table.code)
+
+
+def server_shoe_actor(rnd: Round, shoe: Shoe, *, via: Actor) -> Actor:
+    return Actor(
+        kind="server_shoe",
+        id=str(shoe.pk),
+        label=f"server shoe {shoe.pk} of table {rnd.table.code}",
+        request_id=via.request_id,
+        on_behalf_of=dealer_of_record(rnd),
+        via=via,
+    )
 
 
 def _decision_window_open(rnd: Round) -> None:

@@ -25,7 +25,7 @@ from tables.services._common import (
     round_locked,
     table_locked,
 )
-from tables.services.driver import RoundDriver
+from tables.services.driver import RoundDriver, dealer_of_record
 from tables.services.shoes import server_shoe_for_round
 
 
@@ -126,6 +126,8 @@ def card_post(
         live_check(rnd)
         if rnd.card_source != Table.CardSource.CARD_READER:
             raise WrongPhase("This round deals from the server shoe; the reader posts no cards.")
+        # The table's device (or the pit) posts the card for the dealer of record.
+        actor = actor if actor.on_behalf_of else actor.acting_for(dealer_of_record(rnd))
         play = RoundDriver(actor, rnd)
         target = play.state.next_card_target()
         if target is None:
@@ -211,6 +213,7 @@ def decision_make(
     an insurance / even-money, match or staking window. Stakes it adds are debited."""
     if operator_id is not None and player.operator_id != operator_id:
         raise NotFound(f"Player {player.pk} does not exist.")
+    actor = actor.acting_for(Actor.for_player(player))
     with transaction.atomic():
         rnd = round_locked(round_id)
         live_check(rnd)
@@ -218,6 +221,11 @@ def decision_make(
         state = play.state
         turn = state.turn()
         me = str(player.pk)
+        if bet_ref is not None and getattr(state.bets.get(bet_ref), "player_id", None) != me:
+            raise ValidationFailed(
+                f"bet_id {bet_ref!r} is not a bet of player {me} in round {rnd.pk}.",
+                errors={"bet_id": ["not this player's bet in this round"]},
+            )
         if turn is None or turn[0] == "dealer":
             raise WrongPhase(f"No player decision is expected now (round {rnd.phase}).")
         if turn[0] == "hand":
@@ -230,6 +238,8 @@ def decision_make(
                     f"{hand_index}."
                 )
             bet_id = state.boxes[turn_box].bet_ids[0]
+            if bet_ref not in (None, bet_id):
+                raise NotYourTurn(f"It is bet {bet_id}'s turn (box {turn_box}), not {bet_ref}'s.")
             event = eng.Decision(turn_box, turn_hand, action, amount)
         else:
             mine = [

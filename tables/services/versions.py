@@ -9,7 +9,7 @@ from casino.errors import ValidationFailed
 from tables import engine as eng
 from tables import events
 from tables.models import PayoutScheduleVersion, RtpFigure, RuleSetVersion
-from tables.rtp import rtp_compute
+from tables.rtp import rtp_compute, rtp_precomputed
 from tables.services._common import enqueue
 
 
@@ -106,3 +106,34 @@ def rtp_compute_store(*, rule_set_id: int, payout_schedule_id: int) -> RtpFigure
         rule_set=rule_set, payout_schedule=payout_schedule, defaults={"rtp": rtp, "method": method}
     )
     return figure
+
+
+def rtp_figures_ensure(*, pairs) -> dict[tuple[int, int], RtpFigure]:
+    """The stored figure of every (rule set id, payout schedule id) pair, for the reports: a
+    pair without a figure gets the shipped preset figure stored now (instant), or has its
+    game maths queued (``rtp_figure``: "pending" until the worker stores it)."""
+    pairs = set(pairs)
+    figures = {
+        (f.rule_set_id, f.payout_schedule_id): f
+        for f in RtpFigure.objects.filter(rule_set_id__in={rs for rs, _ in pairs})
+        if (f.rule_set_id, f.payout_schedule_id) in pairs
+    }
+    for rs, ps in sorted(pairs):
+        figure = figures.get((rs, ps))
+        if figure is not None and figure.rtp is not None:
+            continue
+        rule_set = RuleSetVersion.objects.get(pk=rs)
+        payout_schedule = PayoutScheduleVersion.objects.get(pk=ps)
+        known = rtp_precomputed(
+            rules=eng.RuleSet.from_json(rule_set.document),
+            payouts=eng.PayoutSchedule.from_json(payout_schedule.document),
+        )
+        if known is not None:
+            figures[(rs, ps)], _ = RtpFigure.objects.update_or_create(
+                rule_set=rule_set,
+                payout_schedule=payout_schedule,
+                defaults={"rtp": known[0], "method": known[1]},
+            )
+        else:
+            figures[(rs, ps)] = rtp_figure(rule_set=rule_set, payout_schedule=payout_schedule)
+    return figures

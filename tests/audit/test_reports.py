@@ -5,6 +5,7 @@ import csv as csv_module
 from decimal import Decimal
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 from audit.models import AuditEvent
@@ -16,11 +17,13 @@ from tables import services
 from tables.errors import BettingClosed, RoundSuspended
 from tables.models import Round, RtpFigure, Shuffle
 from tests.factories import UserFactory, funded_player, live_table
+from tests.helpers.staff import login_verified
 from tests.tables.conftest import ACTOR, DEVICE, bet
 
 from .rounds import settled_round
 
 pytestmark = pytest.mark.django_db
+User = get_user_model()
 
 
 @pytest.fixture
@@ -116,12 +119,20 @@ def test_game_performance_flags_a_theoretical_rtp_outside_the_band(floor):
     # 3 units back per initial unit: no variance, a zero-width band at 300 %
     assert row["band_low_pct"] == row["actual_rtp_pct"] == row["band_high_pct"] == 300.0
     assert row["flag"] == "OUTSIDE 95% BAND"
+    # a pair in use without a figure gets the shipped preset figure stored by the report
     british = next(r for r in report.rows if r["game"].startswith("british"))
-    assert british["flag"] == "no theoretical RTP yet"
+    stored = RtpFigure.objects.get(
+        rule_set=floor["settled"][2].rule_set, payout_schedule=floor["settled"][2].payout_schedule
+    )
+    assert stored.rtp == Decimal("1.003337") and stored.method.startswith("precomputed")
+    assert british["theoretical_rtp_pct"] == 100.334
+    assert "not available" not in british["flag"]
     from audit.exports import rtp_chart_svg
 
     svg = rtp_chart_svg(report.chart)
     assert svg.startswith("<svg") and "#c62828" in svg
+    assert 'class="x-axis"' in svg and 'class="y-axis"' in svg and "RTP (%)" in svg
+    assert "95% confidence band" in svg
 
 
 def test_exceptions_report_lists_voids_late_bets_and_impossible_cards(floor):
@@ -130,6 +141,67 @@ def test_exceptions_report_lists_voids_late_bets_and_impossible_cards(floor):
     assert categories["void"] == 1 and categories["void requested"] == 1
     assert categories["late bet refused"] == 1 and categories["impossible card"] == 1
     assert all(r["event_id"] for r in report.rows)
+    void = next(r for r in report.rows if r["category"] == "void")
+    approver = AuditEvent.objects.get(pk=void["event_id"]).payload["approved_by"]
+    assert void["note"] == f"approved by {User.objects.get(pk=approver).username}"
+    assert report.label("note") == "Decision note (approver's, rejecter's, resumer's)"
+
+
+def test_a_correction_approvers_note_is_in_the_exceptions_report(floor):
+    from ledger import services as ledger
+    from ledger.models import Transaction
+
+    rnd = floor["settled"][0]
+    requester = UserFactory(roles=[roles.PIT_BOSS])
+    approver = UserFactory(roles=[roles.FLOOR_SUPERVISOR])
+    correction = ledger.correction_request(
+        actor=ACTOR,
+        user=requester,
+        original=Transaction.objects.get(pk=rnd.ledger_transaction_id),
+        reason="recount",
+        replacement_legs=[],
+    )
+    ledger.correction_approve(
+        actor=Actor.for_user(approver),
+        user=approver,
+        correction=correction,
+        note="checked against the camera",
+    )
+    report = report_build("exceptions", period=Period.of())
+    row = next(r for r in report.rows if r["category"] == "correction approved")
+    assert row["note"] == "checked against the camera" and row["actor"] == approver.username
+
+
+def test_reports_format_money_by_currency_and_carry_a_signed_digest(floor):
+    from audit import signing
+    from audit.canonical import canonical_json, sha256_hex
+    from audit.exports import report_csv, row_cells, total_cells
+    from audit.reports import report_data
+
+    actor = Actor.system("auditor-tests")
+    report = report_generate(
+        actor=actor, kind="table-shift", period=Period.of(), table_id=floor["crown"].pk
+    )
+    assert report.generated_by == "auditor-tests"
+    assert report.digest == sha256_hex(canonical_json(report_data(report)))
+    assert report.signature["value"] == str(signing.sign(report.digest.encode("ascii")))
+    viewed = AuditEvent.objects.filter(name="audit.viewed").order_by("-id").first()
+    assert viewed.payload["digest"] == report.digest
+    row = report.rows[0]
+    cells = dict(zip([k for k, _ in report.columns], row_cells(report)[0], strict=True))
+    handle = row["handle"]
+    assert cells["handle"] == f"{handle // 100:,}.{handle % 100:02d}\u00a0EUR"
+    assert cells["hold_pct"].endswith(" %")
+    headers, _ = total_cells(report)
+    assert "Hold %" in headers and "hold_pct" not in headers
+    csv_text = report_csv(report).decode()
+    assert f"{handle // 100}.{handle % 100:02d}" in csv_text and "hold_pct" not in csv_text
+    # another report over the same data has another generation time: another digest
+    again = report_generate(
+        actor=actor, kind="table-shift", period=Period.of(), table_id=floor["crown"].pk
+    )
+    assert again.digest != report.digest
+    assert report_data(again)["rows"] == report_data(report)["rows"]
 
 
 def test_shoe_log_verifies_revealed_commitments_and_flags_a_mismatch(floor):
@@ -153,7 +225,7 @@ def test_reading_reports_is_audited_and_exports_state_the_period_and_version(flo
     report_generate(actor=actor, kind="dealer", period=Period.of(), rendering="json")
     viewed = AuditEvent.objects.filter(name="audit.viewed", payload__what="report.dealer")
     assert viewed.get().payload["format"] == "json"
-    client.force_login(UserFactory(roles=[roles.AUDITOR]))
+    login_verified(client, UserFactory(roles=[roles.AUDITOR]))
     page = client.get("/admin/audit/reports/game-performance/")
     assert page.status_code == 200 and b"<svg" in page.content
     assert software_version().encode() in page.content
@@ -172,7 +244,7 @@ def test_reading_reports_is_audited_and_exports_state_the_period_and_version(flo
         ).values_list("payload__format", flat=True)
     )
     assert formats == {"json", "html", "csv", "pdf"}
-    client.force_login(UserFactory(roles=[roles.DEALER]))
+    login_verified(client, UserFactory(roles=[roles.DEALER]))
     assert client.get("/admin/audit/reports/dealer/").status_code == 403
 
 
@@ -183,6 +255,14 @@ def test_report_api_by_role(floor, client_for):
     assert body.status_code == 200
     data = body.json()
     assert data["period"]["text"] and data["generated_at"] and data["software_version"]
+    # anyone can recompute the digest from the response: canonical JSON without digest and
+    # signature
+    from audit.canonical import canonical_json, sha256_hex
+
+    unsigned = {k: v for k, v in data.items() if k not in ("digest", "signature")}
+    assert data["digest"] == sha256_hex(canonical_json(unsigned))
+    assert data["signature"]["value"] and data["generated_by"]
+    assert data["rows"][0]["hold_pct"] is None or isinstance(data["rows"][0]["hold_pct"], str)
     assert client_for(roles.DEALER).get("/api/v1/audit/reports/dealer/").status_code == 403
     assert (
         client_for(roles.OPERATOR_INTEGRATION).get("/api/v1/audit/reports/dealer/").status_code

@@ -25,8 +25,9 @@ def _dealer():
 
 
 def _alerts(table, **kw) -> list[str]:
+    """The table's dealer alerts (break, rotation) on the floor."""
     [row] = [r for r in floor_overview(**kw).rows if r.table.pk == table.pk]
-    return [a.text for a in row.alerts]
+    return [a.text for a in row.alerts if "break" in a.text or "Rotation" in a.text]
 
 
 def test_a_dealer_is_refused_a_second_table_until_relieved():

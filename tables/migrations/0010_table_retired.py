@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0008_dealer_rotation'),
+        ('tables', '0009_dealer_rotation'),
     ]
 
     operations = [

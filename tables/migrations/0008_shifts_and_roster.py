@@ -9,7 +9,7 @@ import tables.models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0006_void_lifecycle"),
+        ("tables", "0007_bet_box_figures"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -23,7 +23,7 @@ END_DUPLICATE_ASSIGNMENTS = """
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0007_shifts_and_roster"),
+        ("tables", "0008_shifts_and_roster"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
