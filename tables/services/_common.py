@@ -34,7 +34,9 @@ def enqueue(task_name: str, args: list, *, eta: datetime | None = None) -> None:
         try:
             app.send_task(task_name, args=args, eta=eta)
         except Exception:
-            log.warning("could not enqueue %s%s; the sweep will recover it", task_name, args)
+            log.warning(
+                "could not enqueue %s%s; the sweep will recover it", task_name, args, exc_info=True
+            )
 
     transaction.on_commit(send)
 
