@@ -1,0 +1,142 @@
+"""casino/rows.py against the real database: the statements it builds once, and rows read and
+written exactly as the ORM would read and write them (converters, defaults, ``auto_now``,
+database defaults), without the ORM's signals."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.db.models.signals import post_save, pre_save
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from casino.actors import Actor
+from casino.api.models import IdempotencyRecord
+from casino.rows import model_first, model_from_row, model_insert, model_select_sql, model_update
+from ledger.models import WebhookCircuit
+from tables import services
+from tables.models import RoundEvent
+from tests.factories import OperatorFactory, live_table
+
+pytestmark = pytest.mark.django_db
+
+DEVICE = Actor(kind="device", id="1", label="reader-1")
+
+
+def _record(key: str, body) -> IdempotencyRecord:
+    return IdempotencyRecord(
+        scope="api_key:1",
+        key=key,
+        method="POST",
+        path="/api/v1/x/",
+        fingerprint="f" * 64,
+        response_status=201,
+        response_body=body,
+    )
+
+
+def test_select_sql_names_every_column_and_is_built_once():
+    sql = model_select_sql(IdempotencyRecord, '"scope" = %s AND "key" = %s', lock="FOR UPDATE")
+    assert sql == (
+        'SELECT "id", "scope", "key", "method", "path", "fingerprint", "response_status", '
+        '"response_body", "created_at" FROM "api_idempotencyrecord" '
+        'WHERE "scope" = %s AND "key" = %s FOR UPDATE'
+    )
+    again = model_select_sql(IdempotencyRecord, '"scope" = %s AND "key" = %s', lock="FOR UPDATE")
+    assert again is sql
+    assert model_select_sql(IdempotencyRecord, '"id" = %s').endswith('WHERE "id" = %s')
+
+
+def test_first_reads_the_instance_a_queryset_reads():
+    body = {"bets": [{"ref": "r1", "stake": 100}], "note": "é"}
+    _record("k1", body).save()
+    expected = IdempotencyRecord.objects.get(key="k1")
+
+    got = model_first(IdempotencyRecord, model_select_sql(IdempotencyRecord, '"key" = %s'), ["k1"])
+
+    assert type(got) is IdempotencyRecord
+    assert got.response_body == body  # the JSON converter ran: a dict, not text
+    assert got.created_at == expected.created_at and got.created_at.tzinfo is not None
+    fields = [f.attname for f in IdempotencyRecord._meta.concrete_fields]
+    assert [getattr(got, f) for f in fields] == [getattr(expected, f) for f in fields]
+    assert got._state.adding is False and got._state.db == connection.alias
+    got.response_status = 200
+    got.save(update_fields=["response_status"])  # an ordinary model instance
+    assert IdempotencyRecord.objects.get(pk=got.pk).response_status == 200
+
+
+def test_first_and_from_row_give_none_for_no_row():
+    sql = model_select_sql(IdempotencyRecord, '"key" = %s')
+    assert model_first(IdempotencyRecord, sql, ["absent"]) is None
+    assert model_from_row(IdempotencyRecord, None) is None
+
+
+def test_insert_writes_several_rows_in_one_statement_and_sets_their_keys():
+    records = [_record("a", {"n": 1}), _record("b", [1, "two", None])]
+    before = timezone.now()
+    with CaptureQueriesContext(connection) as statements:
+        model_insert(*records)
+    assert [q["sql"][:35] for q in statements] == ['INSERT INTO "api_idempotencyrecord"']
+    for record in records:
+        assert record.pk is not None and record._state.adding is False
+        assert before <= record.created_at <= timezone.now()  # auto_now_add, as save() sets it
+        stored = IdempotencyRecord.objects.get(pk=record.pk)
+        assert (stored.key, stored.response_body, stored.created_at) == (
+            record.key,
+            record.response_body,
+            record.created_at,
+        )
+
+
+def test_insert_leaves_database_defaults_to_the_database_and_reads_them_back():
+    table = live_table("crown")
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    event = RoundEvent(
+        round=rnd, table=table, kind="meta", type="test", payload={"a": 1}, public={}, actor="t"
+    )
+    model_insert(event)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT txid_current()")
+        [txid] = cursor.fetchone()
+    assert event.txid == txid  # the column's db_default, returned by the INSERT
+    assert RoundEvent.objects.get(pk=event.pk).txid == txid
+
+
+def test_update_writes_only_the_named_columns_and_runs_auto_now():
+    circuit = WebhookCircuit.objects.create(operator=OperatorFactory())
+    WebhookCircuit.objects.filter(pk=circuit.pk).update(
+        changed_at=timezone.now() - timedelta(hours=1)
+    )
+    circuit.refresh_from_db()
+    stale = circuit.changed_at
+
+    circuit.state = WebhookCircuit.State.OPEN
+    circuit.consecutive_failures = 99  # changed on the object, not named: not written
+    model_update(circuit, ["state", "changed_at"])
+
+    stored = WebhookCircuit.objects.get(pk=circuit.pk)
+    assert stored.state == "open" and stored.consecutive_failures == 0
+    assert stored.changed_at > stale and stored.changed_at == circuit.changed_at
+
+
+def test_no_model_signals_are_sent():
+    heard = []
+
+    def listen(sender, **kwargs):
+        heard.append(sender)
+
+    pre_save.connect(listen, sender=IdempotencyRecord)
+    post_save.connect(listen, sender=IdempotencyRecord)
+    try:
+        record = _record("quiet", {})
+        model_insert(record)
+        record.response_status = 204
+        model_update(record, ["response_status"])
+        _record("loud", {}).save()  # the ORM does send them
+    finally:
+        pre_save.disconnect(listen, sender=IdempotencyRecord)
+        post_save.disconnect(listen, sender=IdempotencyRecord)
+    assert heard == [IdempotencyRecord, IdempotencyRecord]  # only the ORM's create
+    assert IdempotencyRecord.objects.get(key="quiet").response_status == 204
