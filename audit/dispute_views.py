@@ -219,6 +219,6 @@ class DisputeResolveView(APIView):
                 user=user,
                 case_id=pk,
                 resolution=data["resolution"],
-                adjustments={k: v for k, v in adjustments.items() if v} or None,
+                adjustments=adjustments or None,  # zero totals are refused, never dropped
             )
         return Response(DisputeOutputSerializer(_case(pk)).data)

@@ -28,6 +28,7 @@ from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
 from ledger import services as ledger
 from ledger.models import Account, Correction, Transaction
+from ledger.postings import house_account_id
 from tables.models import Bet, Round
 
 REPLAY_KEYS = ("status", "ok", "generated_at", "software_version", "differences", "lines")
@@ -242,10 +243,16 @@ def _adjustments(case, replay, adjustments) -> tuple[dict[str, int], dict[str, i
                     f"Bet {ref} is not settled in round {case.round_id}.",
                     errors={"adjustments": [f"unknown bet {ref}"]},
                 )
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+            if isinstance(amount, bool) or not isinstance(amount, int):
                 raise ValidationFailed(
-                    "Adjustments are non-zero integers (minor units).",
-                    errors={"adjustments": [f"{ref}: non-zero integer"]},
+                    "Adjustments are integers (minor units).",
+                    errors={"adjustments": [f"{ref}: an integer"]},
+                )
+            if amount == 0:
+                raise ValidationFailed(
+                    f"The adjustments of bet {ref} net to zero: a resolution grants an amount "
+                    "(or omit the adjustments to pay what the replay computes).",
+                    errors={"adjustments": [f"{ref}: the adjustments net to zero"]},
                 )
         return dict(adjustments), {}
     payouts = {
@@ -294,27 +301,11 @@ def _replacement_legs(original, replay, payouts, bonuses) -> list[dict[str, Any]
         if total:
             legs.append(
                 {
-                    "account_id": _house_side(source[kind], currency),
+                    # the same house-side account the settlement pays from
+                    "account_id": house_account_id(source[kind], currency),
                     "amount": -total,
                     "kind": kind,
                     "bet_ref": "",
                 }
             )
     return legs
-
-
-def _house_side(kind: str, currency: str) -> int:
-    account = (
-        Account.objects.filter(kind=kind, currency=currency, player=None, table=None)
-        .values_list("pk", flat=True)
-        .first()
-    )
-    if account is None:  # no bonus was ever paid in this currency: pay from house revenue
-        account = (
-            Account.objects.filter(kind=Account.Kind.HOUSE, currency=currency)
-            .values_list("pk", flat=True)
-            .first()
-        )
-    if account is None:
-        raise Unprocessable(f"No house account holds {currency}.")
-    return account

@@ -41,7 +41,7 @@ class AuditEvent(models.Model):
     bet_id = models.BigIntegerField(null=True, blank=True)
     wallet_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     payload = models.JSONField(default=dict)
-    content_hash = models.CharField(max_length=64)
+    content_hash = models.CharField(max_length=80)  # "jcs:" + hex, or bare hex (older events)
 
     class Meta:
         ordering = ["id"]
@@ -62,9 +62,15 @@ class AuditSeal(models.Model):
     and up to its own last key; ``event_ids`` (big-endian int64s) and ``event_digests``
     (32-byte SHA-256s) list them in that order, so verification can name the exact event that
     was modified, removed or slipped in. ``chain_hash`` covers the header, which carries
-    ``prev_hash`` and ``batch_hash``; ``signature`` is an HMAC of ``chain_hash`` with a key
-    the database does not hold. Append-only, like the events.
+    ``prev_hash`` and ``batch_hash``; ``signature`` signs ``chain_hash`` with a key the
+    database does not hold. ``scheme`` says how: 2, the header in RFC 8785 JSON and an Ed25519
+    signature anyone can check with the public key; 1, seals written before, the header in
+    ``canonical_json`` and an HMAC-SHA256. Append-only, like the events.
     """
+
+    class Scheme(models.IntegerChoices):
+        LEGACY_HMAC = 1
+        ED25519_JCS = 2
 
     seq = models.BigIntegerField(primary_key=True)
     sealed_at = models.DateTimeField()
@@ -80,8 +86,9 @@ class AuditSeal(models.Model):
     batch_hash = models.CharField(max_length=64)
     prev_hash = models.CharField(max_length=64)
     chain_hash = models.CharField(max_length=64, unique=True)
+    scheme = models.PositiveSmallIntegerField(choices=Scheme.choices)
     key_id = models.CharField(max_length=16)
-    signature = models.CharField(max_length=64)
+    signature = models.CharField(max_length=128)  # hex
 
     class Meta:
         ordering = ["seq"]

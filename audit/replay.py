@@ -27,7 +27,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from audit import selectors
-from audit.canonical import canonical_json, sha256_hex
+from audit.canonical import content_hash_matches
 from audit.digests import DIGEST_COLUMNS, DIGEST_SIZE, digest_session
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import unpack_ids
@@ -155,7 +155,7 @@ class _Replay:
         )
         decisions = {d.seq: d for d in Decision.objects.filter(round=rnd)}
         audited = {
-            e.payload.get("seq"): e
+            _event_key(e.payload.get("seq"), e.payload.get("event") or {}): e
             for e in self.audit_events
             if e.name.startswith(ROUND_EVENT_PREFIX)
         }
@@ -167,7 +167,7 @@ class _Replay:
             if row.kind != "engine":
                 shoe.meta(row)
                 continue
-            self._event_check(row, audited.get(row.seq))
+            self._event_check(row, audited.get(_event_key(row.seq, row.payload)))
             target = state.next_card_target() if row.type == "card_dealt" else None
             try:
                 state = eng.apply(state, eng.event_from_json(row.payload))
@@ -212,7 +212,7 @@ class _Replay:
 
     def _step(self, row, state, target, decision, audited, shoe) -> dict[str, Any]:
         payload = row.payload
-        audit = audited.get(row.seq)
+        audit = audited.get(_event_key(row.seq, payload))
         step: dict[str, Any] = {
             "seq": row.seq,
             "type": row.type,
@@ -537,7 +537,7 @@ class _Replay:
         rows = []
         intact = True
         for event in events:
-            hash_ok = sha256_hex(canonical_json(audit_event_content(event))) == event.content_hash
+            hash_ok = content_hash_matches(audit_event_content(event), event.content_hash)
             seal = next(
                 (
                     s
@@ -763,3 +763,9 @@ def _verification_summary(verification: dict[str, Any] | None) -> dict[str, Any]
         "head_hash": verification.get("head_hash"),
         "problem": verification.get("problem"),
     }
+
+
+def _event_key(seq: int | None, event: dict[str, Any]) -> int | str:
+    """A round's engine event and its audit record, matched: by seq, or a bet (which has none:
+    ``tables/services/bets.py``) by its bet id."""
+    return seq if seq is not None else f"bet:{event.get('bet_id')}"

@@ -18,7 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from audit import signing
-from audit.canonical import canonical_json
+from audit.canonical import canonical_json, jcs
 from audit.digests import (
     BEFORE_FIRST,
     DIGEST_FORMAT,
@@ -34,21 +34,41 @@ SEAL_LOCK_ID = int.from_bytes(b"aud.seal", "big") >> 1  # any fixed bigint, name
 MAX_EVENTS_PER_SEAL = 50_000
 
 
+def seal_header_fields(seal: AuditSeal) -> dict:
+    """Everything a seal claims, and its parent: what ``chain_hash`` covers."""
+    fields = {
+        "format": seal.digest_format,
+        "seq": seal.seq,
+        "sealed_at": seal.sealed_at.isoformat(),
+        "horizon_txid": seal.horizon_txid,
+        "first": [seal.first_txid, seal.first_event_id],
+        "last": [seal.last_txid, seal.last_event_id],
+        "count": seal.event_count,
+        "batch_hash": seal.batch_hash,
+        "prev_hash": seal.prev_hash,
+    }
+    if seal.scheme != AuditSeal.Scheme.LEGACY_HMAC:
+        fields["scheme"] = seal.scheme
+    return fields
+
+
 def seal_header(seal: AuditSeal) -> bytes:
-    """The bytes ``chain_hash`` is the SHA-256 of: everything a seal claims, and its parent."""
-    return canonical_json(
-        {
-            "format": seal.digest_format,
-            "seq": seal.seq,
-            "sealed_at": seal.sealed_at.isoformat(),
-            "horizon_txid": seal.horizon_txid,
-            "first": [seal.first_txid, seal.first_event_id],
-            "last": [seal.last_txid, seal.last_event_id],
-            "count": seal.event_count,
-            "batch_hash": seal.batch_hash,
-            "prev_hash": seal.prev_hash,
-        }
-    ).encode("utf-8")
+    """The bytes ``chain_hash`` is the SHA-256 of, in the seal's scheme's canonical JSON."""
+    fields = seal_header_fields(seal)
+    if seal.scheme == AuditSeal.Scheme.LEGACY_HMAC:
+        return canonical_json(fields).encode("utf-8")
+    return jcs(fields)
+
+
+def seal_signature_valid(seal: AuditSeal) -> bool:
+    check = (
+        signing.legacy_signature_valid
+        if seal.scheme == AuditSeal.Scheme.LEGACY_HMAC
+        else signing.signature_valid
+    )
+    return check(
+        seal.chain_hash.encode("ascii"), signed_key_id=seal.key_id, signature=seal.signature
+    )
 
 
 def batch_hash(event_ids: bytes, event_digests: bytes) -> str:
@@ -108,6 +128,7 @@ def _seal_append(lines: list[bytes], *, parent: AuditSeal | None, horizon: int) 
         digest_format=DIGEST_FORMAT,
         batch_hash=batch_hash(event_ids, event_digests),
         prev_hash=parent.chain_hash if parent else GENESIS_HASH,
+        scheme=AuditSeal.Scheme.ED25519_JCS,
         key_id=signing.key_id(),
     )
     seal.chain_hash = hashlib.sha256(seal_header(seal)).hexdigest()

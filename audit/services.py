@@ -10,7 +10,7 @@ from django.db import connection
 from django.utils import timezone
 from psycopg.pq import TransactionStatus
 
-from audit.canonical import canonical_json, sha256_hex
+from audit.canonical import canonical_json, content_hash
 from audit.models import AuditEvent
 from casino.actors import Actor
 from casino.rows import model_insert
@@ -20,7 +20,8 @@ _batch: ContextVar[list[AuditEvent] | None] = ContextVar("audit_batch", default=
 
 
 def audit_event_content(event: AuditEvent) -> dict[str, Any]:
-    """The hashed content of an event: everything but its id and the hash itself."""
+    """The hashed content of an event: everything but its id and the hash itself (see
+    ``audit.canonical.content_hash`` for how, ``content_hash_matches`` to check one)."""
     content = {
         "occurred_at": event.occurred_at.isoformat(),
         "name": event.name,
@@ -53,7 +54,7 @@ def audit_event_record(
         payload=_json_roundtrip(payload or {}),
         **references,
     )
-    event.content_hash = sha256_hex(canonical_json(audit_event_content(event)))
+    event.content_hash = content_hash(audit_event_content(event))
     batch = _batch.get()
     if batch is None:
         event.save(force_insert=True)

@@ -11,6 +11,7 @@ urlpatterns = [
         name="audit-verification",
     ),
     path("audit/head/", views.HeadExportView.as_view(), name="audit-head"),
+    path("audit/keys/", views.PublicKeysView.as_view(), name="audit-keys"),
     path(
         "audit/rounds/<int:pk>/replay/", views.RoundReplayView.as_view(), name="audit-round-replay"
     ),

@@ -21,8 +21,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from audit import events, signing
-from audit.canonical import canonical_json
+from audit import events
 from audit.digests import (
     BEFORE_FIRST,
     DIGEST_FORMAT,
@@ -34,8 +33,9 @@ from audit.digests import (
     line_digests,
     line_key,
 )
+from audit.heads import head_signature_valid
 from audit.models import AuditEvent, AuditSeal
-from audit.sealing import batch_hash, seal_header, unpack_ids
+from audit.sealing import batch_hash, seal_header, seal_signature_valid, unpack_ids
 from casino.actors import Actor
 
 CHUNK_EVENTS = 50_000
@@ -160,6 +160,8 @@ def _check_seal(seal: AuditSeal, *, expected_seq: int, prev_hash: str) -> None:
         )
     if seal.digest_format != DIGEST_FORMAT:
         raise invalid(f"unknown digest format {seal.digest_format}")
+    if seal.scheme not in AuditSeal.Scheme.values:
+        raise invalid(f"unknown signing scheme {seal.scheme}")
     if seal.prev_hash != prev_hash:
         raise invalid("its parent hash is not the previous seal's chain hash")
     count = seal.event_count
@@ -169,9 +171,7 @@ def _check_seal(seal: AuditSeal, *, expected_seq: int, prev_hash: str) -> None:
         raise invalid("its event lists do not match its batch hash")
     if hashlib.sha256(seal_header(seal)).hexdigest() != seal.chain_hash:
         raise invalid("its header does not match its chain hash")
-    if not signing.signature_valid(
-        seal.chain_hash.encode("ascii"), signed_key_id=seal.key_id, signature=seal.signature
-    ):
+    if not seal_signature_valid(seal):
         raise invalid(f"its signature does not verify (key {seal.key_id})")
 
 
@@ -212,11 +212,7 @@ def _anchors(anchor: dict | None) -> list[dict]:
     heads = []
     if anchor is not None:
         head = anchor.get("head") or {}
-        if not signing.signature_valid(
-            canonical_json(head).encode("utf-8"),
-            signed_key_id=head.get("key_id", ""),
-            signature=anchor.get("signature", ""),
-        ):
+        if not head_signature_valid(anchor):
             raise _Failed(Problem("head_mismatch", "the anchor's signature does not verify"))
         heads.append(head)
     last = (

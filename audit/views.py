@@ -8,7 +8,7 @@ from rest_framework import generics, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit import events, selectors
+from audit import events, selectors, signing
 from audit.filters import AuditEventFilter
 from audit.heads import audit_head_current, audit_head_export
 from audit.replay import round_replay
@@ -103,15 +103,42 @@ class VerificationStatusView(APIView):
         return Response(self.OutputSerializer(body).data)
 
 
+class PublicKeySerializer(serializers.Serializer):
+    key_id = serializers.CharField()
+    algorithm = serializers.CharField()
+    public_key = serializers.CharField(help_text="the raw 32-byte Ed25519 public key, base64")
+    active = serializers.BooleanField(help_text="whether it signs new seals and exports")
+
+
+class PublicKeysView(APIView):
+    """The public keys that verify audit seals, exported heads and export bundles.
+
+    Public by design (anyone may read them: a verifier needs nothing else), so no credential
+    and no audit event; the private halves never leave the settings.
+    """
+
+    public = True
+    authentication_classes = []
+
+    class OutputSerializer(serializers.Serializer):
+        keys = PublicKeySerializer(many=True)
+
+    @extend_schema(responses=OutputSerializer, auth=[])
+    def get(self, request):
+        return Response(self.OutputSerializer({"keys": signing.public_keys()}).data)
+
+
 class HeadExportView(APIView):
-    """The chain head, signed (HMAC-SHA256), to anchor outside the database."""
+    """The chain head, signed (Ed25519 over RFC 8785 JSON), to anchor outside the database."""
 
     required_permissions = {"GET": VIEW}
 
     class OutputSerializer(serializers.Serializer):
         head = serializers.DictField()
         algorithm = serializers.CharField()
+        canonicalization = serializers.CharField()
         signature = serializers.CharField()
+        keys = PublicKeySerializer(many=True)
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request):

@@ -2,14 +2,15 @@
 
 What is measured: ``POST /api/v1/rounds/{id}/bets/`` against gunicorn started here with
 production settings (``CASINO_ENV=production``, ``SECRET_KEY``, ``DATABASE_URL``,
-``CELERY_BROKER_URL``, ``ALLOWED_HOSTS=127.0.0.1``): operator API-key auth, a fresh
-``Idempotency-Key`` per bet (stored with the response), the engine's checks, the wallet debit
-through the ledger and the audit events, all in one transaction per bet.
+``CELERY_BROKER_URL``, ``ALLOWED_HOSTS=127.0.0.1``, ``CACHE_URL``: the machine's Redis):
+operator API-key auth, a fresh ``Idempotency-Key`` per bet (stored with the response), the
+engine's checks, the wallet debit through the ledger and the audit events, all in one
+transaction per bet.
 
 Baseline, same run, same PostgreSQL server: ``pgbench -c 16 -j 2 -T 20`` (TPC-B-like) on a
 scratch database initialised at scale 16 (one branch row per client, so pgbench measures the
-server, not contention on one row). Targets (docs/architecture §4): bets/s >= 0.30 x pgbench
-tps, p99 <= 50 ms.
+server, not contention on one row). Targets (issue #13): bets/s >= 0.10 x pgbench tps,
+p99 <= 100 ms.
 
 The 16 clients never share a wallet or a round: each client has its own operator and API key,
 7 players and its own tables, each with one open round (Crown rules with 7 bets per box and
@@ -33,6 +34,7 @@ on one machine don't drop each other's databases).
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import os
@@ -143,17 +145,31 @@ def _url_with_db(url: str, name: str) -> str:
     return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
+def _cache_url() -> str:
+    """Production keeps the throttle counters in Redis (README: ``CACHE_URL``): the machine's
+    Redis when it answers (``BENCH_CACHE_URL`` overrides), else the database table."""
+    if "BENCH_CACHE_URL" in os.environ:
+        return os.environ["BENCH_CACHE_URL"]
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return "redis://127.0.0.1:6379/15"
+    except OSError:
+        return ""
+
+
 def _gunicorn(database_url: str) -> subprocess.Popen:
     env = {
         **os.environ,
         "CASINO_ENV": "production",
         "SECRET_KEY": "bench-" + uuid.uuid4().hex,
         "AUDIT_SIGNING_KEY": "bench-audit-" + uuid.uuid4().hex,
+        "AUDIT_SIGNING_KEYS": base64.b64encode(os.urandom(32)).decode(),
         "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": os.environ.get(
             "BENCH_BROKER_URL", "amqp://guest:guest@127.0.0.1:5672//"
         ),
         "CELERY_QUEUE": "bench-bets",
+        "CACHE_URL": _cache_url(),
         "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "WARNING",
         "CASINO_DATA_DIR": str(ROOT / ".data" / "bench"),
@@ -382,16 +398,16 @@ def main() -> int:
         _check_money(load["accepted_total"])
         tps, pg_latency = _pgbench(os.environ["DATABASE_URL"])
         config = f"{WORKERS} sync workers" if THREADS == 1 else f"{WORKERS}x{THREADS} gthread"
-        ok_rate = rate >= 0.30 * tps
+        ok_rate = rate >= 0.10 * tps
         result(
             name=f"bets via HTTP, {CLIENTS} clients (gunicorn {config}, production settings)",
             figure=rate, unit="bets/s", baseline_name="pgbench -c 16 -j 2 TPC-B-like, tps",
-            baseline=tps, target=">= 0.30 x pgbench", ok=ok_rate and not load["exhausted"],
+            baseline=tps, target=">= 0.10 x pgbench", ok=ok_rate and not load["exhausted"],
         )  # fmt: skip
         result(
             name="bet placement latency p99 via HTTP", figure=p99, unit="ms",
             baseline_name="pgbench average latency, ms", baseline=pg_latency,
-            target="<= 50 ms", ok=p99 <= 50,
+            target="<= 100 ms", ok=p99 <= 100,
         )  # fmt: skip
         result(
             name="bet placement latency p50 via HTTP", figure=p50, unit="ms",
@@ -403,7 +419,7 @@ def main() -> int:
             figure=read_rate, unit="requests/s", baseline_name="pgbench -c 16 -j 2 TPC-B-like, tps",
             baseline=tps, target="",
         )  # fmt: skip
-        return 0 if ok_rate and p99 <= 50 else 1
+        return 0 if ok_rate and p99 <= 100 else 1
     finally:
         if server is not None:
             os.killpg(server.pid, signal.SIGKILL)

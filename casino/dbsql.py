@@ -1,20 +1,23 @@
 """SQL that migrations share: append-only protection for tables that must never change.
 
-UPDATE, DELETE and TRUNCATE on a protected table are refused by triggers, whoever issues them.
-The one exception is a superuser that sets ``casino.maintenance = on`` for its session (the test
-suite's flush between tests does): a superuser can drop these triggers anyway, so the switch
-grants nothing new, while the application's own role (README, "Database roles") is no superuser
-and lacks UPDATE, DELETE and TRUNCATE privileges on these tables in the first place: making a
-table append-only also revokes those privileges from every role but its owner, so default
-privileges granted to the application role never reach a table created later.
+UPDATE, DELETE and TRUNCATE on a protected table are refused by triggers, whoever issues them,
+always loudly (an exception, never a silently skipped row). The one exception is TRUNCATE by a
+superuser that sets ``casino.maintenance = on`` for its session (the test suite's flush between
+tests does): a superuser can drop these triggers anyway, so the switch grants nothing new. No
+setting turns an UPDATE or DELETE of a protected row into anything but an error: there is no
+maintenance procedure that rewrites history, only new rows (corrections, reversals) that
+record what changed, by whom and why. The application's own role (README, "Database roles")
+is no superuser and lacks UPDATE, DELETE and TRUNCATE privileges on these tables in the first
+place: making a table append-only also revokes those privileges from every role but its owner,
+so default privileges granted to the application role never reach a table created later.
 """
 
 REFUSE_CHANGE_FUNCTION = """
 CREATE OR REPLACE FUNCTION casino_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF current_setting('casino.maintenance', true) = 'on'
+    IF TG_OP = 'TRUNCATE' AND current_setting('casino.maintenance', true) = 'on'
        AND (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN
-        RETURN NULL;
+        RETURN NULL;  -- a statement trigger: the TRUNCATE goes ahead
     END IF;
     RAISE EXCEPTION 'append-only: % on % refused', TG_OP, TG_TABLE_NAME
         USING ERRCODE = 'insufficient_privilege';

@@ -11,13 +11,20 @@ per process from the model's own metadata and executed as they are:
   ``Model.save`` would (defaults, ``auto_now(_add)``, JSON); an insert leaves the columns with
   a database default to the database and sets the new primary keys on the objects. No
   ``pre_save``/``post_save`` signals are sent: use them for models nothing listens to.
+
+They run as prepared statements (``execute_prepared``): PostgreSQL plans each once per
+connection instead of on every execution, where planning cost a bet's small statements more
+than running them (EXPLAIN ANALYZE: 0.2 ms planning against 0.15 ms execution).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import TypeVar
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 from django.db import connection
 from django.db.models import NOT_PROVIDED, Model
@@ -25,29 +32,96 @@ from django.db.models.sql import Query
 
 M = TypeVar("M", bound=Model)
 
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s|%s|%%")
+# Per database connection (a new connection starts with none): the statements prepared on it.
+_prepared: WeakKeyDictionary[Any, set[str]] = WeakKeyDictionary()
+_unsure: WeakKeyDictionary[Any, set[str]] = WeakKeyDictionary()
+
 
 @cache
-def model_select_sql(model: type[Model], where: str, *, lock: str = "") -> str:
+def _preparing(sql: str) -> tuple[str, str, tuple[str, ...] | None, int]:
+    """The statement's name, its body with ``$n`` parameters, the names of its ``%(name)s``
+    parameters in ``$n`` order (None: positional ``%s``), and their count."""
+    names: list[str] = []
+    count = 0
+
+    def number(match: re.Match) -> str:
+        nonlocal count
+        if match.group(0) == "%%":
+            return "%%"  # still a psycopg template: PREPARE is sent with the EXECUTE's values
+        if match.group(1) is None:
+            count += 1
+            return f"${count}"
+        if match.group(1) not in names:
+            names.append(match.group(1))
+        return f"${names.index(match.group(1)) + 1}"
+
+    body = _PLACEHOLDER.sub(number, sql)
+    name = "rows_" + hashlib.sha256(sql.encode()).hexdigest()[:20]
+    return name, body, (tuple(names) if names else None), len(names) or count
+
+
+def execute_prepared(cursor, sql: str, params: Sequence | Mapping[str, Any]) -> None:
+    """``cursor.execute(sql, params)`` as a prepared statement of the connection: prepared in
+    the same round trip the first time the connection runs it, then only executed. For
+    statements run again and again with few parameters (not a many-row INSERT: each shape
+    would stay prepared). Needs client-side binding (Django's default with psycopg 3)."""
+    name, body, names, count = _preparing(sql)
+    values = [params[n] for n in names] if names is not None else list(params)
+    if len(values) != count:
+        raise ValueError(f"{count} parameters expected, {len(values)} given")
+    execute = f"EXECUTE {name}" + (f"({', '.join(['%s'] * count)})" if count else "")
+    done = _prepared.setdefault(cursor.connection, set())
+    if name in done:
+        cursor.execute(execute, values)
+        return
+    if name in _unsure.get(cursor.connection, ()):
+        # It failed the first time: prepared or not, depending on which half failed (a
+        # PREPARE stays when its transaction rolls back).
+        cursor.execute("SELECT 1 FROM pg_prepared_statements WHERE name = %s", [name])
+        if cursor.fetchone():
+            done.add(name)
+            cursor.execute(execute, values)
+            return
+    try:
+        cursor.execute(f"PREPARE {name} AS {body}; {execute}", values)
+    except Exception:
+        _unsure.setdefault(cursor.connection, set()).add(name)
+        raise
+    cursor.nextset()
+    done.add(name)
+
+
+@cache
+def model_select_sql(
+    model: type[Model], where: str, *, lock: str = "", fields: tuple[str, ...] | None = None
+) -> str:
     """``SELECT <every column of model> FROM <its table> WHERE <where> [<lock>]`` (built once
-    per process)."""
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in model._meta.concrete_fields)
+    per process); ``fields``: only these (attribute names; the others are deferred, as by
+    ``QuerySet.only``: read them with ``model_first(..., fields=)`` alike)."""
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in _selected(model, fields))
     table = connection.ops.quote_name(model._meta.db_table)
     return f"SELECT {columns} FROM {table} WHERE {where} {lock}".rstrip()
 
 
-def model_first(model: type[M], sql: str, params: list) -> M | None:
-    """The first row of ``sql`` (a ``model_select_sql`` statement) as a ``model``, or None."""
+def model_first(
+    model: type[M], sql: str, params: list, *, fields: tuple[str, ...] | None = None
+) -> M | None:
+    """The first row of ``sql`` (a ``model_select_sql`` statement, of the same ``fields``) as
+    a ``model``, or None."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        execute_prepared(cursor, sql, params)
         row = cursor.fetchone()
-    return model_from_row(model, row)
+    return model_from_row(model, row, fields=fields)
 
 
-def model_from_row(model: type[M], row: tuple | None) -> M | None:
+def model_from_row(
+    model: type[M], row: tuple | None, *, fields: tuple[str, ...] | None = None
+) -> M | None:
     """A row of a ``model_select_sql`` statement as a ``model`` (None for no row)."""
     if row is None:
         return None
-    attnames, converters = _loading(model)
+    attnames, converters = _loading(model, fields)
     if converters:
         row = list(row)
         for index, convert in converters:
@@ -55,11 +129,16 @@ def model_from_row(model: type[M], row: tuple | None) -> M | None:
     return model.from_db(connection.alias, attnames, row)
 
 
+def _selected(model: type[Model], fields: tuple[str, ...] | None) -> list:
+    concrete = model._meta.concrete_fields
+    return list(concrete) if fields is None else [f for f in concrete if f.attname in fields]
+
+
 @cache
-def _loading(model: type[Model]):
-    """The attribute names of ``model``'s columns and, per column that needs them, the
-    converters a queryset would apply (Django's, found once)."""
-    fields = model._meta.concrete_fields
+def _loading(model: type[Model], selected: tuple[str, ...] | None = None):
+    """The attribute names of ``model``'s (``selected``) columns and, per column that needs
+    them, the converters a queryset would apply (Django's, found once)."""
+    fields = _selected(model, selected)
     compiler = Query(model).get_compiler(connection=connection)
     table = model._meta.db_table
     found = compiler.get_converters([f.get_col(table) for f in fields])
@@ -78,20 +157,37 @@ def _chain(functions, expression):
     return convert
 
 
-def model_insert(*objs: Model) -> None:
-    """Insert ``objs`` (all of one model) with one statement; sets their primary keys."""
-    model = type(objs[0])
-    fields, columns, returning, returned = _inserting(model)
-    row = f"({', '.join(['%s'] * len(fields))})"
-    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in fields]
+def model_insert(*objs: Model, also: Sequence[tuple[str, list]] = ()) -> None:
+    """Insert ``objs`` (all of one model) with one statement; sets their primary keys.
+    ``also``: other data-modifying statements ``(sql, params)`` (an UPDATE, another model's
+    ``model_insert_sql``) run by the same statement as ``WITH`` clauses, saving round trips;
+    they must not touch the new rows, and what they return is not read."""
+    sql, params = model_insert_sql(*objs)
+    if also:
+        clauses = ", ".join(f"_also{n} AS ({clause})" for n, (clause, _) in enumerate(also))
+        sql = f"WITH {clauses} {sql}"
+        params = [*(p for _, clause_params in also for p in clause_params), *params]
+    _, _, _, returned = _inserting(type(objs[0]))
     with connection.cursor() as cursor:
-        cursor.execute(f"{columns} {', '.join([row] * len(objs))} {returning}", params)
+        if len(objs) <= 4:
+            execute_prepared(cursor, sql, params)
+        else:
+            cursor.execute(sql, params)
         rows = cursor.fetchall()
     for obj, values in zip(objs, rows, strict=True):
         for attname, value in zip(returned, values, strict=True):
             setattr(obj, attname, value)
         obj._state.adding = False
         obj._state.db = connection.alias
+
+
+def model_insert_sql(*objs: Model) -> tuple[str, list]:
+    """The INSERT of ``objs`` (all of one model) as ``model_insert`` runs it: (sql, params)."""
+    model = type(objs[0])
+    fields, columns, returning, _ = _inserting(model)
+    row = f"({', '.join(['%s'] * len(fields))})"
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in fields]
+    return f"{columns} {', '.join([row] * len(objs))} {returning}", params
 
 
 @cache
@@ -114,7 +210,7 @@ def model_update(obj: Model, attnames: Sequence[str]) -> None:
     fields, sql = _updating(type(obj), tuple(attnames))
     params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, obj.pk])
+        execute_prepared(cursor, sql, [*params, obj.pk])
 
 
 @cache

@@ -8,6 +8,7 @@ an explicit SECRET_KEY and DATABASE_URL; ``development`` and ``test`` (set by ``
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from casino.env import env_bool, env_int, env_list, env_str
@@ -287,17 +288,36 @@ API_DEVICE_TOKEN_LIFETIME_DAYS = env_int("API_DEVICE_TOKEN_LIFETIME_DAYS", 90)
 API_ROTATION_OVERLAP_HOURS = env_int("API_ROTATION_OVERLAP_HOURS", 24)
 
 # --- Audit --------------------------------------------------------------------------------
-# Signs audit seals and exported chain heads (HMAC-SHA256). Keep it outside the database: a
-# role that can rewrite audit tables must not be able to re-sign them. Outside production it
-# is derived from SECRET_KEY; production without it fails the `audit` system check.
+# Ed25519 private keys that sign audit seals, exported chain heads and export bundles (base64
+# 32-byte seeds separated by commas, or PEM blocks); the first signs, the others still verify.
+# AUDIT_PUBLIC_KEYS adds the public keys of retired keys (their private halves destroyed). Keep
+# the private keys outside the database: a role that can rewrite audit tables must not be able
+# to re-sign them. Outside production a key is derived from SECRET_KEY; production without one
+# fails the `audit` system check.
+AUDIT_SIGNING_KEYS = env_str("AUDIT_SIGNING_KEYS")
+AUDIT_PUBLIC_KEYS = env_str("AUDIT_PUBLIC_KEYS")
+# The HMAC key of seals written before the Ed25519 scheme: only needed to verify those.
 AUDIT_SIGNING_KEY = env_str("AUDIT_SIGNING_KEY")
-if not AUDIT_SIGNING_KEY and not PRODUCTION:
+if not PRODUCTION:
+    import base64 as _base64
     import hashlib as _hashlib
     import hmac as _hmac
 
-    AUDIT_SIGNING_KEY = _hmac.new(
-        SECRET_KEY.encode(), b"casino.audit.signing", _hashlib.sha256
-    ).hexdigest()
+    if not AUDIT_SIGNING_KEYS:
+        AUDIT_SIGNING_KEYS = _base64.b64encode(
+            _hmac.new(SECRET_KEY.encode(), b"casino.audit.ed25519", _hashlib.sha256).digest()
+        ).decode()
+    if not AUDIT_SIGNING_KEY:
+        AUDIT_SIGNING_KEY = _hmac.new(
+            SECRET_KEY.encode(), b"casino.audit.signing", _hashlib.sha256
+        ).hexdigest()
+# The regulator's daily export (audit/bundles.py): where `audit.export_day` writes bundles,
+# daily once the gaming day has closed and its last events are sealed.
+AUDIT_EXPORT_DIR = env_str("AUDIT_EXPORT_DIR", str(DATA_DIR / "audit-exports"))
+CELERY_BEAT_SCHEDULE["audit-export-day"] = {
+    "task": "audit.export_day",
+    "schedule": crontab(hour=0, minute=env_int("AUDIT_EXPORT_MINUTE", 30)),
+}
 
 LOGGING = {
     "version": 1,

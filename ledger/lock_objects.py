@@ -8,8 +8,9 @@ deadlock:
 
 0. The caller's own locks: the API's Idempotency-Key advisory lock (casino/api/idempotency.py),
    then the tables app's rows (round, seat, bet) when it calls ``stake_debit`` or
-   ``round_settlement_post`` inside its transaction. Tables rows always come before ledger
-   rows.
+   ``round_settlement_post`` inside its transaction. Tables rows come before ledger rows, but
+   for one: a bet locks its box after its wallet (``tables/lock_objects.py``; nothing that
+   locks a box takes a wallet after it).
 1. A correction row being decided (``correction_for_decision``).
 2. The round advisory lock (``round_lock``): settlement, stake refunds and corrections of a
    round's transactions serialise on it, so a bet can't be refunded while its round is

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.pgarrays import int_array, text_array
+from casino.rows import execute_prepared
 from ledger.models import Account, Transaction
 
 
@@ -205,7 +206,8 @@ def posting_insert(
     account not created yet falls back to ``house_account_id`` and ``legs_insert``."""
     txn = _transaction_row(kind, reference, actor, dimensions)
     with connection.cursor() as cursor:
-        cursor.execute(
+        execute_prepared(  # planned once per connection: a stake is posted with every bet
+            cursor,
             _POSTING_SQL,
             {
                 "h_kind": house.kind,

@@ -9,9 +9,16 @@ earlier one after a later one, so two actions can wait for each other but never 
    is a money-moving POST.
 1. The table row (``table_for_update``): table lifecycle, limits, dealer, opening a round,
    loading a shoe.
-2. The round row (``round_for_update``): every change of a round (bets, cards, decisions,
-   timers, suspension, void, settlement). Two racing transitions of one round queue on this
-   lock; the second then sees the new phase and is refused with 409 (``Conflict``).
+2. The round row (``round_for_update``): every change of a round (cards, decisions, timers,
+   closing the betting, suspension, void, settlement). Two racing transitions of one round
+   queue on this lock; the second then sees the new phase and is refused with 409
+   (``Conflict``). A bet holds the round row in a SHARE lock only (``round_row_for_bet``):
+   bets don't wait for each other on it, and anything that changes the round (closing the
+   betting first of all) waits for the bets in flight.
+   A bet then locks, in this order: its player's wallet (the ledger's lock, step 5, taken
+   early: it serialises one player's bets, so the box's facts below are read after every other
+   bet of the player has committed) and its box (``box_for_bet``): bets on one box serialise
+   on it, bets on other boxes don't wait. Nothing locks a box and then a wallet.
 3. The round's shoe row (``shoe_for_update``): drawing or recording a card.
 4. The round's open void request (``void_request_for_update``).
 5. The ledger's locks, in the ledger's own order (``ledger/lock_objects.py``: the round
@@ -23,9 +30,12 @@ one kind takes them ordered by ``pk``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from django.db import connection
 from django.db.models import QuerySet
 
-from casino.rows import model_first, model_select_sql
+from casino.rows import execute_prepared, model_first, model_select_sql
 from tables.models import Round, Shoe, Table, VoidRequest
 
 
@@ -37,10 +47,56 @@ def round_for_update(pk: int) -> QuerySet[Round]:
     return Round.objects.select_for_update(of=("self",)).filter(pk=pk)
 
 
-def round_row_for_update(pk: int) -> Round | None:
-    """The round locked as by ``round_for_update``, read without compiling a queryset (the
-    bet path, ``casino/rows.py``); its table is read by id when needed."""
-    return model_first(Round, model_select_sql(Round, "id = %s", lock="FOR UPDATE"), [pk])
+ROUND_FOR_BET_FIELDS = (
+    "id", "table_id", "phase", "rule_set_id", "currency", "limits", "dealer_id",
+    "suspended_reason", "betting_closes_at",
+)  # fmt: skip
+
+
+def round_row_for_bet(pk: int) -> Round | None:
+    """The round held in a SHARE lock by a bet: what a bet reads of it (not its state)."""
+    sql = model_select_sql(Round, "id = %s", lock="FOR SHARE", fields=ROUND_FOR_BET_FIELDS)
+    return model_first(Round, sql, [pk], fields=ROUND_FOR_BET_FIELDS)
+
+
+class BoxForBet(NamedTuple):
+    """A box as a bet finds it, locked: its seat, and its bets so far in the round."""
+
+    id: int
+    seat_id: int | None
+    seat_player_id: int | None  # the player of the seat, while they sit there
+    round_id: int | None
+    controller_id: int | None
+    bets: int
+    stake_total: int
+    player_has_bet: bool  # the bet's player has a bet on the box in the round
+    player_boxes: int  # the boxes the bet's player controls in the round
+
+
+_BOX_FOR_BET_SQL = """
+    SELECT b.id, b.seat_id, CASE WHEN s.left_at IS NULL THEN s.player_id END, b.round_id,
+        b.controller_id, b.bets, b.stake_total,
+        EXISTS (SELECT 1 FROM tables_bet
+                WHERE round_id = %(round)s AND box = %(box)s AND player_id = %(player)s),
+        (SELECT count(*) FROM tables_box
+         WHERE table_id = %(table)s AND round_id = %(round)s AND controller_id = %(player)s)
+    FROM tables_box b LEFT JOIN tables_seat s ON s.id = b.seat_id
+    WHERE b.table_id = %(table)s AND b.number = %(box)s
+    FOR NO KEY UPDATE OF b
+"""
+
+
+def box_for_bet(*, table_id: int, number: int, round_id: int, player_id: int) -> BoxForBet | None:
+    """The box locked for a bet of ``player_id`` (whose wallet the bet has locked, so none of
+    the player's other bets is in flight and the player's facts are current)."""
+    with connection.cursor() as cursor:
+        execute_prepared(
+            cursor,
+            _BOX_FOR_BET_SQL,
+            {"table": table_id, "box": number, "round": round_id, "player": player_id},
+        )
+        row = cursor.fetchone()
+    return None if row is None else BoxForBet(*row)
 
 
 def shoe_for_update(pk: int) -> QuerySet[Shoe]:

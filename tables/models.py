@@ -1,11 +1,12 @@
 """Live tables: rule versions, tables, seats and boxes, shoes, rounds, bets, hands, decisions.
 
 The engine (``tables.engine``) is the authority on every move of a round; these rows are its
-persistence. A round is event-sourced: ``RoundEvent`` rows (engine event JSON, one per ``seq``)
-are the truth, ``Round.state`` is a cache of ``fold(events)`` written in the same transaction,
-and ``Hand`` / ``Decision`` are read projections. django-fsm guards the coarse phases of
-``Table.status`` and ``Round.phase``; row locks (``tables/lock_objects.py``) make racing
-transitions serialise so exactly one wins.
+persistence. A round is event-sourced: ``RoundEvent`` rows (engine event JSON, numbered by
+``seq``, but bets: ``tables/services/bets.py``) are the truth, ``Round.state`` is a cache of
+``fold(events)`` written in the same transaction as every event after the betting (bets are
+folded in when it closes), and ``Hand`` / ``Decision`` are read projections. django-fsm
+guards the coarse phases of ``Table.status`` and ``Round.phase``; row locks
+(``tables/lock_objects.py``) make racing transitions serialise so exactly one wins.
 """
 
 from __future__ import annotations
@@ -246,11 +247,29 @@ class Seat(models.Model):
 
 
 class Box(models.Model):
+    """A box of a table. Its row is what a bet locks (``tables/lock_objects.py``), and it keeps
+    what the rules check a new bet against: the bets on it so far in ``round`` (the table's
+    live round; the figures are zero for any other), kept by each bet, so that a bet neither
+    reads nor rewrites the round's state."""
+
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="boxes")
     number = models.PositiveSmallIntegerField()
     seat = models.ForeignKey(
         Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="boxes"
     )
+    round = models.ForeignKey(
+        "Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    controller = models.ForeignKey(
+        "ledger.Player",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
+    )
+    bets = models.PositiveIntegerField(default=0)
+    stake_total = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]
@@ -436,10 +455,19 @@ class RoundEvent(models.Model):
     input); ``kind='meta'`` rows record the rest for the live stream (opened, suspended, ...).
     ``public`` is what the live stream shows (a face-down card is hidden until revealed)."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    # Indexed by the constraint and the indexes below (each index is work on every event). The
+    # table is the round's (whose key protects it): no constraint, whose check would lock the
+    # table's row for every bet of every player at the table.
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, related_name="events", db_index=False
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False, db_index=False
+    )
     kind = models.CharField(max_length=8, default="engine")
-    seq = models.PositiveIntegerField(null=True, blank=True)  # engine events only: 1, 2, ...
+    # Engine events after the bets: n + 1, n + 2, ... for a round of n bets. Bets and meta rows
+    # have none: the fold takes the bets first, in id order (``selectors.round_state_replay``).
+    seq = models.PositiveIntegerField(null=True, blank=True)
     type = models.CharField(max_length=40)
     payload = models.JSONField()
     public = models.JSONField()
@@ -468,19 +496,34 @@ class Bet(models.Model):
     """A bet on a box: the controller's own or a bet behind. ``ref`` is its engine bet id and
     its ledger ``bet_ref``."""
 
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets")
-    ref = models.CharField(max_length=40, unique=True)
+    # Every index and foreign key is work on each bet (bench/bets_live.py). The round is
+    # indexed with box and player (below: a bet checks whether its player is on the box). The
+    # wallet and the operator carry no constraint: accounts are never deleted (a trigger
+    # refuses it; ledger legs refer to them the same way) and the operator is the player's
+    # (whose own key protects it); the unique ref needs no LIKE index (a constraint, below).
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets", db_index=False)
+    ref = models.CharField(max_length=40)
     box = models.PositiveSmallIntegerField()
     behind = models.BooleanField(default=False)
     player = models.ForeignKey("ledger.Player", on_delete=models.PROTECT, related_name="+")
-    wallet = models.ForeignKey("ledger.Account", on_delete=models.PROTECT, related_name="+")
-    operator = models.ForeignKey("ledger.Operator", on_delete=models.PROTECT, related_name="+")
+    wallet = models.ForeignKey(
+        "ledger.Account",
+        on_delete=models.DO_NOTHING,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+    operator = models.ForeignKey(
+        "ledger.Operator", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False
+    )
     stake = models.BigIntegerField()  # the original stake
     staked_total = models.BigIntegerField(default=0)  # everything debited for it
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["id"]
+        indexes = [models.Index(fields=["round", "box", "player"], name="bet_round_box_player_idx")]
+        constraints = [models.UniqueConstraint(fields=["ref"], name="bet_unique_ref")]
 
     def __str__(self) -> str:
         return f"bet {self.ref}"

@@ -1,8 +1,8 @@
 """Reads of the tables app: tables, rounds, the engine state of a round, public round views.
 
-The engine state of a round is ``Round.state`` (a cache written with every event) or, when the
-cache is missing or stale, the fold of the round's ``RoundEvent`` rows: crash recovery, replay
-and the cache are the same fold.
+The engine state of a round is ``Round.state`` (a cache written with every event but bets) or,
+when the cache is missing or stale, or the round still takes bets, the fold of the round's
+``RoundEvent`` rows: crash recovery, replay and the cache are the same fold.
 """
 
 from __future__ import annotations
@@ -22,11 +22,13 @@ from tables.models import Round, RoundEvent, Table, VoidRequest
 def round_state_replay(rnd: Round) -> eng.RoundState:
     """The round's state rebuilt from its persisted engine events (the source of truth)."""
     # One JSON array parsed at once instead of a row (and a json.loads) per event: a
-    # 10,000-bet round has ~10,300 events, folded at settlement.
+    # 10,000-bet round has ~10,300 events, folded at settlement. The bets come first, in the
+    # order they were written (they have no seq: ``tables/services/bets.py``; a bet's box and
+    # player facts were read under locks that its predecessors in this order had released).
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT coalesce(json_agg(payload ORDER BY seq), '[]') FROM tables_roundevent "
-            "WHERE round_id = %s AND kind = 'engine'",
+            "SELECT coalesce(json_agg(payload ORDER BY seq NULLS FIRST, id), '[]') "
+            "FROM tables_roundevent WHERE round_id = %s AND kind = 'engine'",
             [rnd.pk],
         )
         payloads = cursor.fetchone()[0]
@@ -41,9 +43,10 @@ def round_state_replay(rnd: Round) -> eng.RoundState:
 
 
 def round_state(rnd: Round) -> eng.RoundState:
-    """The round's current engine state: the cache when it is current, else the replay."""
+    """The round's current engine state: the cache when it is current, else the replay (always
+    while betting is open: bets don't update the cache)."""
     cached = rnd.state
-    if cached and cached.get("events") == rnd.seq:
+    if cached and cached.get("events") == rnd.seq and rnd.phase != Round.Phase.OPEN:
         return eng.RoundState.from_json(cached)
     return round_state_replay(rnd)
 

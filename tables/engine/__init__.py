@@ -32,7 +32,17 @@ from .events import (
     Withdrawn,
     event_from_json,
 )
-from .round import PHASES, RoundState, TableLimits, apply, event_for_action, fold, new_round
+from .round import (
+    PHASES,
+    BoxBets,
+    RoundState,
+    TableLimits,
+    apply,
+    bet_check,
+    event_for_action,
+    fold,
+    new_round,
+)
 from .rules import PRESETS, PayoutSchedule, Preset, RuleSet, get_preset
 from .settlement import BetSettlement, RoundSettlement, settle, settle_void
 from .shoe import Shoe, ShoeComposition, shuffle_shoe, stacked_shoe, verify_commitment
@@ -43,6 +53,7 @@ __all__ = [
     "BetPlaced",
     "BetSettlement",
     "BettingClosed",
+    "BoxBets",
     "Card",
     "CardDealt",
     "DealerDecision",
@@ -76,6 +87,7 @@ __all__ = [
     "TimeoutDefault",
     "Withdrawn",
     "apply",
+    "bet_check",
     "deck",
     "event_for_action",
     "event_from_json",

@@ -523,62 +523,37 @@ class RoundState:
         self.events += 1
 
     def _on_bet(self, e: BetPlaced) -> None:
-        r, lim = self.rules, self.limits
         if self.phase != "betting":
             raise NotExpectedNow(f"bet {e.bet_id}: betting is closed (phase {self.phase})")
         if not isinstance(e.bet_id, str) or not e.bet_id or e.bet_id in self.bets:
             raise InvalidEvent(f"bet id {e.bet_id!r} is empty or already used in this round")
-        if not _is_int(e.box) or not 1 <= e.box <= r.boxes:
-            raise InvalidEvent(f"box {e.box!r} does not exist (boxes 1..{r.boxes})")
-        if not _is_int(e.stake):
-            raise InvalidEvent(f"stake must be an integer of minor units, got {e.stake!r}")
-        if r.staking_after_first_card:
-            if e.stake != 0:
-                raise IllegalAction(
-                    "this game stakes after the first card: join the box with stake 0, "
-                    "then place the stake in the staking window"
-                )
-        elif e.stake < lim.min_bet or (lim.max_bet is not None and e.stake > lim.max_bet):
-            raise IllegalAction(
-                f"stake {e.stake} is outside the table limits {lim.min_bet}..{lim.max_bet}"
-            )
-        box = self.boxes.get(e.box)
+        box = self.boxes.get(e.box) if _is_int(e.box) else None
         index = self._box_index_get()
-        if not e.behind:
-            if box is not None:
-                raise IllegalAction(f"box {e.box} already has a controlling bet")
-            controlled = sum(1 for bx in self.boxes.values() if bx.controller == e.player_id)
-            if controlled >= r.max_boxes_per_player:
-                raise IllegalAction(
-                    f"player {e.player_id} already plays {controlled} box(es); "
-                    f"the limit is {r.max_boxes_per_player}"
-                )
+        box_total, players = index.get(e.box, (0, set())) if box is not None else (0, set())
+        bet_check(
+            self.rules,
+            self.limits,
+            e,
+            BoxBets(box.controller, len(box.bet_ids), box_total, e.player_id in players)
+            if box is not None
+            else None,
+            player_boxes=0
+            if e.behind
+            else sum(1 for bx in self.boxes.values() if bx.controller == e.player_id),
+        )
+        if box is None:
             box = Box(e.box, e.player_id)
             box.hands.append(Hand())
             self.boxes[e.box] = box
             self.boxes = dict(sorted(self.boxes.items()))
-        else:
-            if box is None:
-                raise IllegalAction(f"box {e.box} has no controlling bet to bet behind")
-            if r.bets_per_box < 2:
-                raise IllegalAction("this game has no bets behind (bets_per_box = 1)")
-            if len(box.bet_ids) >= r.bets_per_box:
-                raise IllegalAction(f"box {e.box} already holds {r.bets_per_box} bets")
-            if e.player_id in index.get(e.box, (0, ()))[1]:
-                raise IllegalAction(f"player {e.player_id} already has a bet on box {e.box}")
-        box_total, players = index.get(e.box, (0, set()))
-        total = box_total + e.stake
-        if lim.box_max is not None and total > lim.box_max:
-            raise IllegalAction(
-                f"box {e.box} total {total} would exceed the box limit {lim.box_max}"
-            )
+        r = self.rules
         self.bets[e.bet_id] = Bet(
             e.bet_id, e.box, e.player_id, e.stake, e.behind, staked=not r.staking_after_first_card
         )
         box.bet_ids.append(e.bet_id)
         box.hands[0].stakes[e.bet_id] = [e.stake, 0, 0]
         players.add(e.player_id)
-        index[e.box] = (total, players)
+        index[e.box] = (box_total + e.stake, players)
 
     def _box_index_get(self) -> dict[int, tuple[int, set[str]]]:
         """The per-box (stake total, player ids) of the bets placed so far, built when missing
@@ -992,6 +967,68 @@ class RoundState:
                 return
         self.dealer_mode = "done"
         self.phase = "complete"
+
+
+@dataclass(frozen=True)
+class BoxBets:
+    """What a new bet on a box is checked against: the box's bets so far in the round."""
+
+    controller: str  # the player of the controlling bet
+    bets: int  # how many bets the box holds (the controller's included)
+    stake_total: int  # their stakes
+    player_has_bet: bool  # the new bet's player already has one of them
+
+
+def bet_check(
+    rules: RuleSet,
+    limits: TableLimits,
+    bet: BetPlaced,
+    box: BoxBets | None,
+    *,
+    player_boxes: int,
+) -> None:
+    """Refuse ``bet`` unless the rules allow it on a box holding ``box`` (None: no bet yet),
+    for a player who controls ``player_boxes`` boxes of the round (counted for a controlling
+    bet only). The round's phase and the bet id's uniqueness are the caller's to check.
+
+    Pure and O(1): the fold applies it to every ``BetPlaced``, and the bet path applies it to
+    the facts it reads under the box's lock, without the rest of the round (so a bet does not
+    need, or rewrite, the round's state; ``tables/services/bets.py``)."""
+    r, lim = rules, limits
+    if not _is_int(bet.box) or not 1 <= bet.box <= r.boxes:
+        raise InvalidEvent(f"box {bet.box!r} does not exist (boxes 1..{r.boxes})")
+    if not _is_int(bet.stake):
+        raise InvalidEvent(f"stake must be an integer of minor units, got {bet.stake!r}")
+    if r.staking_after_first_card:
+        if bet.stake != 0:
+            raise IllegalAction(
+                "this game stakes after the first card: join the box with stake 0, "
+                "then place the stake in the staking window"
+            )
+    elif bet.stake < lim.min_bet or (lim.max_bet is not None and bet.stake > lim.max_bet):
+        raise IllegalAction(
+            f"stake {bet.stake} is outside the table limits {lim.min_bet}..{lim.max_bet}"
+        )
+    if not bet.behind:
+        if box is not None:
+            raise IllegalAction(f"box {bet.box} already has a controlling bet")
+        if player_boxes >= r.max_boxes_per_player:
+            raise IllegalAction(
+                f"player {bet.player_id} already plays {player_boxes} box(es); "
+                f"the limit is {r.max_boxes_per_player}"
+            )
+    else:
+        if box is None:
+            raise IllegalAction(f"box {bet.box} has no controlling bet to bet behind")
+        if r.bets_per_box < 2:
+            raise IllegalAction("this game has no bets behind (bets_per_box = 1)")
+        if box.bets >= r.bets_per_box:
+            raise IllegalAction(f"box {bet.box} already holds {r.bets_per_box} bets")
+        if box.player_has_bet:
+            raise IllegalAction(f"player {bet.player_id} already has a bet on box {bet.box}")
+    total = (box.stake_total if box is not None else 0) + bet.stake
+    if lim.box_max is not None and total > lim.box_max:
+        raise IllegalAction(f"box {bet.box} total {total} would exceed the box limit {lim.box_max}")
 
 
 _HANDLERS = {

@@ -1,4 +1,5 @@
-"""Bets: the hot path (one round lock, one engine check, one stake debit) and late refusals."""
+"""Bets: the hot path (the round in a share lock, the box's lock, one engine check, one stake
+debit) and late refusals."""
 
 from __future__ import annotations
 
@@ -11,15 +12,14 @@ from django.utils import timezone
 from audit.services import audit_events_batched
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable
-from casino.rows import model_first, model_insert, model_select_sql, model_update
+from casino.rows import model_first, model_insert, model_insert_sql, model_select_sql
 from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
 from tables import events, lock_objects
-from tables.errors import BettingClosed
-from tables.models import Bet, Box, Seat
+from tables.errors import BettingClosed, engine_error
+from tables.models import Bet, RoundEvent, RuleSetVersion, Seat
 from tables.services._common import Phase, live_check
-from tables.services.driver import RoundDriver
 
 
 def bet_place(
@@ -66,12 +66,18 @@ def _joined_atomic():
 
 def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> Bet:
     """Every refusal (late, suspended, no wallet, the engine's, the box's seat, the ledger's)
-    is raised before the first write; then the bet row, its engine event, its stake debit and
-    the audit events are written, and the round's cached state saved."""
+    is raised before the first write; then the bet row, its engine event, its stake debit, the
+    audit events and the box's figures are written.
+
+    Locks (``tables/lock_objects.py``): the round in SHARE mode (bets on one round don't queue
+    on it; closing the betting waits for those in flight), the player's wallet, the box. The
+    round's cached engine state is neither read nor written: the engine checks the bet against
+    the box's figures (``engine.bet_check``), and the bets are folded into the state when the
+    betting closes (``RoundDriver``)."""
     if operator_id is not None and player.operator_id != operator_id:
         raise NotFound(f"Player {player.pk} does not exist.")
     with _joined_atomic(), audit_events_batched():
-        rnd = lock_objects.round_row_for_update(round_id)
+        rnd = lock_objects.round_row_for_bet(round_id)
         if rnd is None:
             raise NotFound(f"Round {round_id} does not exist.")
         now = timezone.now()
@@ -92,23 +98,28 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
             )
         if rnd.suspended_reason:
             live_check(rnd)
-        # The player's wallet, found and locked at once (round, then wallet: lock order).
+        # The player's wallet, found and locked at once, then the box (lock order).
         wallet = ledger.stake_wallet_lock(player_id=player.pk, currency=rnd.currency)
         if wallet is None:
             raise Unprocessable(f"Player {player.pk} has no {rnd.currency} wallet.")
-        play = RoundDriver(actor, rnd)
         ref = f"r{rnd.pk}-{uuid.uuid4().hex[:16]}"
         event = eng.BetPlaced(ref, box, stake, str(player.pk), behind)
-        after = play.check(event)
-        seat_box = None if behind else _box_seat_check(rnd.table_id, player, box)
-        # The stake the bet puts at risk: what _stakes_debit would find between the two states
-        # (a bet's base stake; 0 in games that stake after the first card).
+        found = (
+            lock_objects.box_for_bet(
+                table_id=rnd.table_id, number=box, round_id=rnd.pk, player_id=player.pk
+            )
+            if type(box) is int and 0 < box < 2**15  # else the engine refuses it (no such box)
+            else None
+        )
+        _bet_check(rnd, event, found)
+        if found is None:  # the engine knows the box, the table has no row for it
+            raise Conflict(f"Box {box} is not set up at this table.")
+        if not behind and found.seat_player_id not in (None, player.pk):
+            raise Conflict(f"Box {box} is held by another seated player.")
         if stake:
             ledger.stake_debit_check(
                 wallet=wallet, amount=stake, currency=rnd.currency, operator_id=player.operator_id
             )
-        if seat_box is not None:
-            _box_seat_take(rnd.table_id, player, seat_box)
         bet = Bet(
             round=rnd,
             ref=ref,
@@ -120,8 +131,29 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
             stake=stake,
             staked_total=stake,  # debited below, in this transaction
         )
-        model_insert(bet)
-        play.apply(event, bet=bet, after=after, debit=False)
+        payload = event.to_json()
+        public = dict(payload)
+        public.pop("player_id")
+        # No seq: bets are numbered by their place in the fold (RoundEvent id order) when the
+        # betting closes; taking the next seq would serialise the round's bets again.
+        round_event = RoundEvent(
+            round=rnd,
+            table_id=rnd.table_id,
+            seq=None,
+            type=event.type,
+            payload=payload,
+            public=public,
+            actor=actor.label,
+        )
+        # One round trip writes the bet, its engine event and the box's new figures.
+        model_insert(
+            bet,
+            also=[
+                model_insert_sql(round_event),
+                _box_figures(rnd, player, found, stake, behind),
+            ],
+        )
+        events.round_event(actor=actor, round=rnd, seq=None, event=payload, bet_id=bet.pk)
         if stake:
             ledger.stake_debit(
                 actor=actor,
@@ -135,33 +167,65 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
                 operator_id=player.operator_id,
                 dealer_id=rnd.dealer_id,
             )
-        play.finish()
     return bet
 
 
-def _box_seat_check(table_id: int, player: Player, number: int) -> Box:
-    """The box the controller sits at; Conflict when another seated player holds it."""
-    box = Box.objects.select_related("seat").get(table_id=table_id, number=number)
-    if box.seat is not None and box.seat.left_at is None and box.seat.player_id != player.pk:
-        raise Conflict(f"Box {number} is held by another seated player.")
-    return box
+_RULES: dict[int, eng.RuleSet] = {}
 
 
-def _box_seat_take(table_id: int, player: Player, box: Box) -> None:
-    """The controller sits at the box (a box stays with its seated player until they leave)."""
-    if box.seat is not None and box.seat.left_at is None and box.seat.player_id == player.pk:
-        return  # already theirs
-    # Under the round lock (one live round per table), nobody else seats this player here now:
-    # a plain get-then-create, without get_or_create's savepoint round trips.
-    # (At most one such seat: seat_one_per_player_per_table.)
-    sql = model_select_sql(Seat, "table_id = %s AND player_id = %s AND left_at IS NULL")
-    seat = model_first(Seat, sql, [table_id, player.pk])
-    if seat is None:
-        seat = Seat(table_id=table_id, player=player, left_at=None)
-        model_insert(seat)
-    if box.seat_id != seat.pk:
-        box.seat = seat
-        model_update(box, ["seat_id"])
+def _bet_check(rnd, event: eng.BetPlaced, found: lock_objects.BoxForBet | None) -> None:
+    """The engine's verdict on the bet, from the box's figures (the same check the fold makes
+    from the round's bets: ``engine.bet_check``)."""
+    rules = _RULES.get(rnd.rule_set_id)
+    if rules is None:  # a rule set version is immutable once a round uses it
+        document = RuleSetVersion.objects.values_list("document", flat=True).get(pk=rnd.rule_set_id)
+        rules = _RULES[rnd.rule_set_id] = eng.RuleSet.from_json(document)
+    box = None
+    if found is not None and found.round_id == rnd.pk and found.bets:
+        box = eng.BoxBets(
+            str(found.controller_id), found.bets, found.stake_total, found.player_has_bet
+        )
+    try:
+        eng.bet_check(
+            rules,
+            eng.TableLimits(**rnd.limits),
+            event,
+            box,
+            player_boxes=found.player_boxes if found is not None else 0,
+        )
+    except eng.EngineError as exc:
+        raise engine_error(exc) from None
+
+
+def _box_figures(rnd, player: Player, found, stake: int, behind: bool) -> tuple[str, list]:
+    """The UPDATE of the box's figures with the bet; a controlling bet starts them, and sits
+    its player at the box (a box stays with its seated player until they leave)."""
+    if behind:
+        return _box_update(found.id, bets=found.bets + 1, stake_total=found.stake_total + stake)
+    seat_id = found.seat_id
+    if found.seat_player_id != player.pk:
+        # The player's bets are serialised by their wallet's lock: nobody else seats this
+        # player at this table now, a plain get-then-create does (without get_or_create's
+        # savepoint round trips). (At most one such seat: seat_one_per_player_per_table.)
+        sql = model_select_sql(Seat, "table_id = %s AND player_id = %s AND left_at IS NULL")
+        seat = model_first(Seat, sql, [rnd.table_id, player.pk])
+        if seat is None:
+            seat = Seat(table_id=rnd.table_id, player=player, left_at=None)
+            model_insert(seat)
+        seat_id = seat.pk
+    return _box_update(
+        found.id,
+        bets=1,
+        stake_total=stake,
+        round_id=rnd.pk,
+        controller_id=player.pk,
+        seat_id=seat_id,
+    )
+
+
+def _box_update(pk: int, **columns: int) -> tuple[str, list]:
+    sql = "UPDATE tables_box SET " + ", ".join(f"{name} = %s" for name in columns)
+    return sql + " WHERE id = %s", [*columns.values(), pk]
 
 
 def late_bet_record(*, actor: Actor, refusal: BettingClosed) -> None:

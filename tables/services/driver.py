@@ -74,7 +74,7 @@ class RoundDriver:
     """Applies engine events to one locked round and writes everything each event implies.
 
     Preconditions: the caller is inside a transaction and already holds the round's row lock
-    (``lock_objects.round_for_update`` or ``round_row_for_update``), and keeps both until it
+    (``lock_objects.round_for_update``), and keeps both until it
     has called ``finish``. The driver trusts the row it was given (it never re-reads it), takes
     only the locks that come after the round's in ``tables/lock_objects.py`` (the shoe, then
     the ledger's), and writes the round row back in ``finish``, only the columns that changed
@@ -84,6 +84,10 @@ class RoundDriver:
         self.actor = actor
         self.rnd = rnd if hasattr(rnd, "_columns_loaded") else columns_remember(rnd)
         self.state = selectors.round_state(rnd)
+        if rnd.phase == Round.Phase.OPEN:
+            # The bets placed so far (folded just now) have no seq: the next event is numbered
+            # after them, so that seq counts the engine events applied, as the cache does.
+            rnd.seq = self.state.events
         self.turn_changed = False
 
     def check(self, event: eng.Event) -> eng.RoundState:
@@ -100,10 +104,9 @@ class RoundDriver:
         source: str = "",
         bet: Bet | None = None,
         after: eng.RoundState | None = None,
-        debit: bool = True,
     ) -> eng.RoundState:
-        """Apply ``event`` and write what it implies. ``debit=False``: the caller debits the
-        stakes the event adds itself, in this transaction (``bet_place``)."""
+        """Apply ``event`` and write what it implies. Not bets: ``bet_place`` writes them
+        without the round's state, and the state folds them in when betting closes."""
         before = self.state
         after = after or self.check(event)
         rnd = self.rnd
@@ -131,8 +134,7 @@ class RoundDriver:
             bet_id=bet.pk if bet else None,
             forced=forced,
         )
-        if debit:
-            self._stakes_debit(before, after, event)
+        self._stakes_debit(before, after, event)
         if source:
             self._decision_record(event, source, bet)
         self.state = after
@@ -188,7 +190,7 @@ class RoundDriver:
             )
 
     def _stakes_debit(self, before: eng.RoundState, after: eng.RoundState, event) -> None:
-        """Debit every stake the event added (bet, double, split, buy, match, insurance)."""
+        """Debit every stake the event added (double, split, buy, match, insurance)."""
         old, new = _bet_totals(before), _bet_totals(after)
         added = {k: v - old.get(k, 0) for k, v in new.items() if v > old.get(k, 0)}
         if not added:
@@ -207,9 +209,7 @@ class RoundDriver:
                 bet_ref=bet.ref,
                 operator_id=bet.operator_id,
                 dealer_id=rnd.dealer_id,
-                reference=None
-                if isinstance(event, eng.BetPlaced)
-                else f"stake:{bet.ref}:{rnd.seq}",
+                reference=f"stake:{bet.ref}:{rnd.seq}",
             )
             Bet.objects.filter(pk=bet.pk).update(staked_total=F("staked_total") + amount)
 

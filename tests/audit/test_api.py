@@ -109,5 +109,27 @@ def test_verification_status_and_signed_head(client_for, logged):
     assert status["head"]["seq"] == 0 and status["events_pending"] >= 3
     assert status["last_verification"] is None
     head = client.get("/api/v1/audit/head/").json()
-    assert head["algorithm"] == "HMAC-SHA256" and len(head["signature"]) == 64
+    assert head["algorithm"] == "Ed25519" and len(head["signature"]) == 128
+    assert head["canonicalization"] == "RFC 8785"
+    assert [key["key_id"] for key in head["keys"]] == [head["head"]["key_id"]]
     assert audit_chain_verify(anchor=head).ok
+
+
+def test_public_keys_are_served_to_anyone_and_verify_what_is_signed(client):
+    import base64
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from audit import signing
+
+    response = client.get("/api/v1/audit/keys/")  # no credential at all
+    assert response.status_code == 200
+    [key] = response.json()["keys"]
+    assert key == {
+        "key_id": signing.key_id(),
+        "algorithm": "Ed25519",
+        "public_key": key["public_key"],
+        "active": True,
+    }
+    public = Ed25519PublicKey.from_public_bytes(base64.b64decode(key["public_key"]))
+    public.verify(bytes.fromhex(signing.sign(b"message")), b"message")  # raises if not

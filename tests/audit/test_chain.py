@@ -184,7 +184,74 @@ def test_export_head_command_prints_a_signed_head(sealed_log, capsys, tmp_path):
     exported = json.loads(capsys.readouterr().out)
     assert exported["head"]["seq"] == AuditSeal.objects.count()
     assert exported["head"]["events_sealed"] == 10
-    assert exported["algorithm"] == "HMAC-SHA256" and len(exported["signature"]) == 64
+    assert exported["algorithm"] == "Ed25519" and len(exported["signature"]) == 128
     path = tmp_path / "head.json"
     path.write_text(json.dumps(exported))
     call_command("audit_verify", "--against", str(path))
+
+
+def _legacy_seal(seq: int) -> None:
+    """Rewrite seal ``seq`` (the head) as seals were written before Ed25519: the header in
+    ``canonical_json``, an HMAC-SHA256 under AUDIT_SIGNING_KEY, scheme 1."""
+    import hashlib
+
+    from audit import signing
+    from audit.sealing import seal_header
+
+    seal = AuditSeal.objects.get(seq=seq)
+    seal.scheme = AuditSeal.Scheme.LEGACY_HMAC
+    seal.chain_hash = hashlib.sha256(seal_header(seal)).hexdigest()
+    seal.key_id = signing.legacy_key_id()
+    seal.signature = signing.legacy_sign(seal.chain_hash.encode("ascii"))
+    tamper(
+        "UPDATE audit_auditseal SET scheme = 1, chain_hash = %s, key_id = %s, signature = %s "
+        "WHERE seq = %s",
+        [seal.chain_hash, seal.key_id, seal.signature, seq],
+    )
+
+
+def test_seals_of_the_older_hmac_scheme_keep_verifying_under_the_new_chain(sealed_log):
+    head = AuditSeal.objects.count()
+    _legacy_seal(head)
+    assert audit_chain_verify().ok
+    record(3)
+    [new] = seal_everything()
+    assert new.scheme == AuditSeal.Scheme.ED25519_JCS and len(new.signature) == 128
+    assert new.prev_hash == AuditSeal.objects.get(seq=head).chain_hash
+    report = audit_chain_verify()
+    assert report.ok and report.events_verified == 13, report.problem
+    tamper("UPDATE audit_auditseal SET signature = %s WHERE seq = %s", ["0" * 64, head])
+    report = audit_chain_verify()
+    assert (report.problem.kind, report.problem.seal_seq) == ("seal_invalid", head)
+
+
+def test_key_rotation_keeps_old_seals_verifying_and_an_unknown_key_is_named(sealed_log):
+    import base64
+    import os
+
+    from django.test import override_settings
+
+    from audit import signing
+
+    old = signing.key_ring()
+    old_seed = base64.b64encode(
+        old.active.private_bytes_raw()  # the key the fixture's seals were signed with
+    ).decode()
+    new_seed = base64.b64encode(os.urandom(32)).decode()
+    old_public = base64.b64encode(signing.public_raw(old.active.public_key())).decode()
+    with override_settings(AUDIT_SIGNING_KEYS=new_seed, AUDIT_PUBLIC_KEYS=old_public):
+        assert signing.key_id() != old.active_id
+        assert {k["key_id"]: k["active"] for k in signing.public_keys()} == {
+            signing.key_id(): True,
+            old.active_id: False,
+        }
+        record(2)
+        [new] = seal_everything()
+        assert new.key_id == signing.key_id()
+        assert audit_chain_verify().ok
+    with override_settings(AUDIT_SIGNING_KEYS=new_seed):  # the old public key forgotten
+        report = audit_chain_verify()
+        assert report.problem.kind == "seal_invalid"
+        assert f"key {old.active_id}" in report.problem.detail
+    with override_settings(AUDIT_SIGNING_KEYS=f"{old_seed},{new_seed}"):
+        assert audit_chain_verify().ok

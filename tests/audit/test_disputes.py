@@ -226,3 +226,95 @@ def test_dispute_console_opens_through_the_service_and_actions_need_a_reason(cli
     )
     case.refresh_from_db()
     assert case.status == "investigating"  # a pit boss can't resolve
+
+
+def _bonus_skim(rnd, bet_ref: str, amount: int) -> None:
+    """Like ``payout_skim``, on a bet's bonus leg: ``amount`` goes back to the pool's leg."""
+    from django.db import connection
+
+    from ledger.models import Leg
+
+    txn = rnd.ledger_transaction_id
+    leg = Leg.objects.get(transaction_id=txn, bet_ref=bet_ref, kind="bonus")
+    pool = Leg.objects.get(transaction_id=txn, account__kind="bonus_pool", kind="bonus")
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = replica")
+        try:
+            cursor.execute(
+                "UPDATE ledger_leg SET amount = amount - %s WHERE id = %s", [amount, leg.pk]
+            )
+            cursor.execute(
+                "UPDATE ledger_leg SET amount = amount + %s WHERE id = %s", [amount, pool.pk]
+            )
+        finally:
+            cursor.execute("SET session_replication_role = origin")
+    return pool.account_id
+
+
+def test_an_upheld_bonus_dispute_is_paid_from_the_pool_the_settlement_used():
+    """The correction's bonus comes from the bonus pool that paid the round (the account
+    ``ledger.postings.house_account_id`` names, as settlement does), not house revenue."""
+    from ledger.models import Leg
+    from tables import services
+    from tests.factories import funded_player, live_table
+    from tests.tables.conftest import decide, play_round
+
+    table = live_table("crown")
+    a, b, c, d = (funded_player(1_000_000) for _ in range(4))
+    rnd = play_round(
+        table,
+        [(a, 1, 3000), (b, 1, 600, True), (c, 1, 400, True), (d, 2, 1000)],
+        ["7H", "9C", "7D", "7H", "QC", "7H", "9S", "KS"],  # 7-7-7 suited: the super bonus
+        [decide(a, "hit"), decide(d, "stand")],
+    )
+    services.round_settle(round_id=rnd.pk)
+    rnd.refresh_from_db()
+    bet = rnd.bets.get(player=b)  # behind on box 1: paid a super bonus
+    pool = _bonus_skim(rnd, bet.ref, 40_000)
+    assert Account.objects.get(pk=pool).kind == "bonus_pool"
+    boss, supervisor, other = (
+        UserFactory(roles=[r])
+        for r in (roles.PIT_BOSS, roles.FLOOR_SUPERVISOR, roles.FLOOR_SUPERVISOR)
+    )
+    case = disputes.dispute_open(actor=ACTOR, user=boss, round_id=rnd.pk, claim="bonus short")
+    disputes.dispute_investigate(actor=ACTOR, user=boss, case_id=case.pk)
+    case = disputes.dispute_uphold(
+        actor=ACTOR, user=supervisor, case_id=case.pk, resolution="super bonus paid short"
+    )
+    legs = Correction.objects.get(pk=case.correction_id).replacement_legs
+    added = legs[Leg.objects.filter(transaction_id=rnd.ledger_transaction_id).count() :]
+    assert added == [
+        {"account_id": bet.wallet_id, "amount": 40_000, "kind": "bonus", "bet_ref": bet.ref},
+        {"account_id": pool, "amount": -40_000, "kind": "bonus", "bet_ref": ""},
+    ]
+    before = _wallet(bet)
+    disputes.dispute_correction_approve(actor=ACTOR, user=other, case_id=case.pk)
+    assert _wallet(bet) == before + 40_000
+
+
+def test_adjustments_that_net_to_zero_are_refused_naming_the_bet(client_for):
+    rnd = settled_round("online_8deck")
+    bet = rnd.bets.get()
+    boss = client_for(roles.PIT_BOSS)
+    case = boss.post(
+        "/api/v1/audit/disputes/", {"round_id": rnd.pk, "claim": "misdeal"}, format="json"
+    ).json()
+    url = f"/api/v1/audit/disputes/{case['id']}/"
+    assert boss.post(url + "investigate/", {}, format="json").status_code == 200
+    refused = client_for(roles.FLOOR_SUPERVISOR).post(
+        url + "resolve/",
+        {
+            "outcome": "upheld",
+            "resolution": "video: misdeal",
+            "adjustments": [
+                {"bet_ref": bet.ref, "amount": 250},
+                {"bet_ref": bet.ref, "amount": -250},
+            ],
+        },
+        format="json",
+    )
+    assert refused.status_code == 400, refused.content
+    problem = refused.json()
+    assert f"bet {bet.ref} net to zero" in problem["detail"]
+    assert DisputeCase.objects.get(pk=case["id"]).status == "investigating"
+    assert not Correction.objects.exists()

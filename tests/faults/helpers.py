@@ -4,6 +4,7 @@ checks every fault test ends with."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import http.client
 import json
@@ -146,6 +147,7 @@ class Gunicorn:
             "CASINO_ENV": "production",
             "SECRET_KEY": "faults-" + uuid.uuid4().hex,
             "AUDIT_SIGNING_KEY": "faults-audit-" + uuid.uuid4().hex,
+            "AUDIT_SIGNING_KEYS": base64.b64encode(os.urandom(32)).decode(),
             "DATABASE_URL": database_url,
             "CELERY_BROKER_URL": os.environ.get("CELERY_BROKER_URL") or "memory://",
             "CELERY_QUEUE": "faults-" + uuid.uuid4().hex[:8],

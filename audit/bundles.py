@@ -1,0 +1,273 @@
+"""The regulator's export: one signed bundle per gaming day (format: audit/EXPORT_FORMAT.md).
+
+A bundle is a directory of JSON Lines files (seals, events, shoes, rounds, ledger totals) and a
+``manifest.json`` recording each file's SHA-256 and signed with Ed25519. It holds whole seals:
+every seal covering an event of the day, and every event of those seals (a few from the
+neighbouring days at the edges), so the standalone verifier (audit/verify_bundle.py) can check
+the chain, the signatures and every event without the database.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from audit import signing
+from audit.canonical import jcs
+from audit.digests import BEFORE_FIRST, DIGEST_COLUMNS, DIGEST_FORMAT, digest_session, event_lines
+from audit.heads import audit_head_export
+from audit.models import AuditEvent, AuditSeal
+from audit.sealing import seal_header_fields, unpack_ids
+from audit.verify_bundle import BUNDLE_FORMAT, FILES, row_fields
+from casino.errors import ValidationFailed
+from casino.version import software_version
+from ledger.selectors import AccountingFilter, table_accounting
+from tables import engine as eng
+from tables.models import Round, RoundEvent, Shoe
+
+
+def gaming_day_bounds(day: date) -> tuple[datetime, datetime]:
+    """[start, end) of a gaming day. UTC days for now: casino time zones will change this."""
+    start = datetime.combine(day, time.min, tzinfo=UTC)
+    return start, start + timedelta(days=1)
+
+
+def gaming_day_closed_last(now: datetime | None = None) -> date:
+    """The latest gaming day that has ended."""
+    now = now or timezone.now()
+    day = now.astimezone(UTC).date()
+    return day - timedelta(days=1) if gaming_day_bounds(day)[1] > now else day
+
+
+def audit_day_export(*, day: date, out: Path) -> dict[str, Any]:
+    """Write the bundle of ``day`` into the directory ``out`` (created; must be empty or new);
+    return the manifest. Refuses while an event of the day is not sealed yet (seal first). A
+    day not over yet gives a bundle marked ``"complete": false``."""
+    start, end = gaming_day_bounds(day)
+    out.mkdir(parents=True, exist_ok=True)
+    if any(out.iterdir()):
+        raise ValidationFailed(f"{out} is not empty: a bundle is written into a new directory")
+    try:
+        manifest = _bundle_write(day, start, end, out)
+    except BaseException:
+        for name in (*FILES, "manifest.json"):  # no half-written bundle left behind
+            (out / name).unlink(missing_ok=True)
+        raise
+    return manifest
+
+
+def _bundle_write(day: date, start: datetime, end: datetime, out: Path) -> dict[str, Any]:
+    outermost = not connection.in_atomic_block
+    with transaction.atomic(), connection.cursor() as cursor:
+        if outermost:  # one snapshot for the seals, the events and the rest
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        digest_session(cursor)
+        seals = _day_seals(start, end)
+        files = {
+            "seals.jsonl": _write(out / "seals.jsonl", _seal_lines(seals)),
+            "events.jsonl": _write(out / "events.jsonl", _event_lines(cursor, seals)),
+        }
+        shoes, rounds = _day_rounds(start, end)
+        files["shoes.jsonl"] = _write(out / "shoes.jsonl", (_shoe_line(s) for s in shoes))
+        files["rounds.jsonl"] = _write(out / "rounds.jsonl", (_round_line(r) for r in rounds))
+        files["ledger_totals.jsonl"] = _write(out / "ledger_totals.jsonl", _ledger_lines(day))
+        day_events = AuditEvent.objects.filter(occurred_at__gte=start, occurred_at__lt=end)
+        manifest: dict[str, Any] = {
+            "format": BUNDLE_FORMAT,
+            "gaming_day": day.isoformat(),
+            "period": {"start": start.isoformat(), "end": end.isoformat()},
+            "generated_at": timezone.now().isoformat(),
+            "complete": end <= timezone.now(),
+            "software_version": software_version(),
+            "canonicalization": "RFC 8785",
+            "digest_format": DIGEST_FORMAT,
+            "digest_columns": list(DIGEST_COLUMNS),
+            "chain": {
+                "first_seq": seals[0].seq if seals else 0,
+                "last_seq": seals[-1].seq if seals else 0,
+                "prev_hash": seals[0].prev_hash if seals else "",
+                "events": sum(seal.event_count for seal in seals),
+                "day_events": day_events.count(),
+            },
+            "head": audit_head_export(),
+            "files": files,
+            "keys": signing.public_keys(),
+            "algorithm": signing.ALGORITHM,
+            "key_id": signing.key_id(),
+        }
+    manifest["signature"] = signing.sign(jcs(manifest))
+    _write_atomic(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return manifest
+
+
+def _day_seals(start: datetime, end: datetime) -> list[AuditSeal]:
+    """Every seal holding an event of [start, end), in chain order; refuses unsealed ones."""
+    day = AuditEvent.objects.filter(occurred_at__gte=start, occurred_at__lt=end)
+    low = day.order_by("txid", "id").values_list("txid", "id").first()
+    if low is None:
+        return []
+    first_key, last_key = low, day.order_by("-txid", "-id").values_list("txid", "id").first()
+    head = AuditSeal.objects.order_by("-seq").values_list("last_txid", "last_event_id").first()
+    if head is None or tuple(head) < last_key:
+        raise ValidationFailed(
+            "events of the day are not sealed yet: run audit_seal (or wait for the task) first"
+        )
+    after = Q(last_txid__gt=first_key[0]) | Q(
+        last_txid=first_key[0], last_event_id__gte=first_key[1]
+    )
+    upto = Q(first_txid__lt=last_key[0]) | Q(
+        first_txid=last_key[0], first_event_id__lte=last_key[1]
+    )
+    return list(AuditSeal.objects.filter(after & upto).order_by("seq"))
+
+
+def _seal_lines(seals: list[AuditSeal]):
+    for seal in seals:
+        yield {
+            "seq": seal.seq,
+            "scheme": seal.scheme,
+            "header": seal_header_fields(seal),
+            "chain_hash": seal.chain_hash,
+            "key_id": seal.key_id,
+            "signature": seal.signature,
+            "event_ids": list(unpack_ids(bytes(seal.event_ids))),
+            "event_digests": base64.b64encode(bytes(seal.event_digests)).decode("ascii"),
+        }
+
+
+def _event_lines(cursor, seals: list[AuditSeal]):
+    if not seals:
+        return
+    previous = AuditSeal.objects.filter(seq=seals[0].seq - 1).first()
+    after = (previous.last_txid, previous.last_event_id) if previous else BEFORE_FIRST
+    through = (seals[-1].last_txid, seals[-1].last_event_id)
+    for line in event_lines(cursor, after=after, through=through):
+        row = line.decode("utf-8")
+        yield {**row_fields(row), "row": row}
+
+
+def _day_rounds(start: datetime, end: datetime) -> tuple[list[Shoe], list[Round]]:
+    """Rounds finished (settled or voided) in the day, and the shoes they were dealt from."""
+    rounds = list(
+        Round.objects.filter(
+            finished_at__gte=start,
+            finished_at__lt=end,
+            phase__in=[Round.Phase.SETTLED, Round.Phase.VOIDED],
+        )
+        .select_related("table", "rule_set", "payout_schedule")
+        .order_by("finished_at", "id")
+    )
+    engine_events: dict[int, list[dict]] = {}
+    for event in RoundEvent.objects.filter(round__in=rounds, kind="engine").order_by("seq"):
+        engine_events.setdefault(event.round_id, []).append(
+            {"seq": event.seq, "type": event.type, "payload": event.payload, "actor": event.actor}
+        )
+    for rnd in rounds:
+        rnd.engine_events = engine_events.get(rnd.pk, [])
+    shoe_ids = {rnd.shoe_id for rnd in rounds if rnd.shoe_id}
+    shoes = list(Shoe.objects.filter(pk__in=shoe_ids).prefetch_related("shuffles").order_by("id"))
+    return shoes, rounds
+
+
+def _shoe_line(shoe: Shoe) -> dict[str, Any]:
+    return {
+        "shoe_id": shoe.pk,
+        "table_id": shoe.table_id,
+        "source": shoe.source,
+        "decks": shoe.decks,
+        "deck_kind": shoe.deck_kind,
+        "device_id": shoe.device_id,
+        "created_at": shoe.created_at.isoformat(),
+        "retired_at": shoe.retired_at.isoformat() if shoe.retired_at else None,
+        "verified_at_retirement": shoe.verified,
+        "shuffles": [_shuffle_proof(shoe, shuffle) for shuffle in shoe.shuffles.all()],
+    }
+
+
+def _shuffle_proof(shoe: Shoe, shuffle) -> dict[str, Any]:
+    """A shuffle's commitment and, once revealed, the order and salt that must hash to it."""
+    proof: dict[str, Any] = {
+        "number": shuffle.number,
+        "method": shuffle.method,
+        "device_id": shuffle.device_id or shoe.device_id,
+        "commitment": shuffle.commitment,
+        "committed_at": shuffle.created_at.isoformat(),
+        "cards": shuffle.cards,
+        "revealed_at": shuffle.revealed_at.isoformat() if shuffle.revealed_at else None,
+        "revealed_order": None,
+        "salt": None,
+    }
+    if shoe.source == Shoe.Source.READER:
+        proof["status"] = "reader shoe: the order is kept by the shuffler device"
+    elif shuffle.revealed_at is None:
+        proof["status"] = "sealed: revealed when the shoe is retired"
+    else:
+        codes = [eng.parse_card(code).code for code in shuffle.sealed_order]
+        proof.update(revealed_order=codes, salt=shuffle.salt)
+        ok = eng.verify_commitment(codes, shuffle.salt, shuffle.commitment)
+        proof["status"] = "verified" if ok else "COMMITMENT MISMATCH"
+    return proof
+
+
+def _round_line(rnd: Round) -> dict[str, Any]:
+    return {
+        "round_id": rnd.pk,
+        "table_id": rnd.table_id,
+        "table": rnd.table.code,
+        "number": rnd.number,
+        "phase": rnd.phase,
+        "currency": rnd.currency,
+        "rule_set_id": rnd.rule_set_id,
+        "payout_schedule_id": rnd.payout_schedule_id,
+        "card_source": rnd.card_source,
+        "shoe_id": rnd.shoe_id,
+        "opened_at": rnd.opened_at.isoformat(),
+        "finished_at": rnd.finished_at.isoformat() if rnd.finished_at else None,
+        "ledger_transaction_id": rnd.ledger_transaction_id,
+        # what a replay needs: the pinned rules, the limits, the engine events; and its result
+        "rule_set": rnd.rule_set.document,
+        "payout_schedule": rnd.payout_schedule.document,
+        "limits": rnd.limits,
+        "engine_events": rnd.engine_events,
+        "settlement": rnd.settlement,
+    }
+
+
+def _ledger_lines(day: date):
+    """The ledger's table accounting for the day, per table and currency (integer minor units)."""
+    rows = table_accounting(
+        group_by=["table"], filters=AccountingFilter(date_from=day, date_to=day)
+    )
+    for row in rows:
+        yield {
+            key: (str(value) if key == "hold_pct" and value is not None else value)
+            for key, value in row.items()
+        }
+
+
+def _write(path: Path, records) -> dict[str, Any]:
+    """Write JSON Lines; return the file's SHA-256, size and line count for the manifest."""
+    sha256, size, lines = hashlib.sha256(), 0, 0
+    with path.open("wb") as handle:
+        for record in records:
+            data = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+            handle.write(data)
+            sha256.update(data)
+            size += len(data)
+            lines += 1
+    return {"sha256": sha256.hexdigest(), "bytes": size, "lines": lines}
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)

@@ -1,0 +1,290 @@
+"""The regulator's export bundle and the standalone verifier (audit/verify_bundle.py).
+
+The verifier is run as a separate Python process in isolated mode (no project on the path,
+Django never imported): what a regulator runs on their own machine.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import rfc8785
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from django.core.management import call_command
+from django.utils import timezone
+
+from audit import signing
+from audit.bundles import audit_day_export, gaming_day_bounds, gaming_day_closed_last
+from tables import services
+from tests.audit.helpers import seal_everything
+from tests.audit.rounds import settled_round
+from tests.factories import live_table
+from tests.tables.conftest import DEVICE
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("empty_log")]
+
+VERIFIER = Path(__file__).resolve().parents[2] / "audit" / "verify_bundle.py"
+
+
+def verify(bundle: Path, *args: str) -> tuple[int, str]:
+    """Run the standalone verifier in its own isolated interpreter; (exit status, output)."""
+    probe = (
+        "import runpy, sys; sys.argv = sys.argv[1:]; "
+        "code = 0\ntry: runpy.run_path(sys.argv[0], run_name='__main__')\n"
+        "except SystemExit as exit: code = exit.code\n"
+        "assert 'django' not in sys.modules, 'the verifier imported Django'\nsys.exit(code)"
+    )
+    done = subprocess.run(  # noqa: S603
+        [sys.executable, "-I", "-c", probe, str(VERIFIER), str(bundle), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return done.returncode, done.stdout + done.stderr
+
+
+@pytest.fixture
+def played_day(tmp_path):
+    """A day with rounds played on reader tables and on a server shoe (retired and revealed),
+    every event sealed, exported."""
+    settled_round("crown")
+    settled_round("online_8deck")
+    server = live_table("online_8deck", card_source="server_shoe")
+    empty = services.round_open(actor=DEVICE, table_id=server.pk)
+    services.round_close_betting(actor=DEVICE, round_id=empty.pk)
+    services.round_settle(round_id=empty.pk)  # a fresh shoe per round: retired and revealed
+    seal_everything()
+    out = tmp_path / "bundle"
+    call_command("audit_export_day", "--date", timezone.now().date().isoformat(), "--out", str(out))
+    return out
+
+
+def lines(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def rewrite(path: Path, new_lines: list[bytes]) -> None:
+    path.write_bytes(b"".join(new_lines))
+
+
+def copy(bundle: Path, tmp_path: Path, name: str) -> Path:
+    target = tmp_path / name
+    shutil.copytree(bundle, target)
+    return target
+
+
+def test_the_verifier_passes_an_export_of_a_played_day(played_day, client):
+    manifest = json.loads((played_day / "manifest.json").read_text())
+    assert manifest["chain"]["day_events"] > 0
+    assert manifest["files"]["rounds.jsonl"]["lines"] == 3
+    assert {key["key_id"] for key in manifest["keys"]} == {signing.key_id()}
+    shoes = [json.loads(line) for line in lines(played_day / "shoes.jsonl")]
+    revealed = [s for shoe in shoes for s in shoe["shuffles"] if s["revealed_order"]]
+    assert revealed and all(s["status"] == "verified" for s in revealed)
+    status, output = verify(played_day)
+    assert status == 0, output
+    assert f"OK: {manifest['chain']['events']} events" in output
+    assert f"{len(revealed)} revealed shuffles verified" in output
+    [key] = client.get("/api/v1/audit/keys/").json()["keys"]  # anonymous: public by design
+    assert key["active"] and key["key_id"] == signing.key_id()
+    root = str(VERIFIER.parents[1])
+    status, output = verify(played_day, "--trust-key", key["public_key"], "--engine", root)
+    assert status == 0, output
+    assert "3 rounds re-derived by the engine" in output
+
+
+def test_a_round_whose_recorded_payouts_the_engine_does_not_give_is_named(played_day, tmp_path):
+    bundle = copy(played_day, tmp_path, "payout")
+    rounds = lines(bundle / "rounds.jsonl")
+    rnd = json.loads(rounds[0])
+    rnd["settlement"]["lines"][0]["paid"] += 100
+    rounds[0] = (json.dumps(rnd) + "\n").encode()
+    rewrite(bundle / "rounds.jsonl", rounds)
+    status, output = verify(bundle, "--engine", str(VERIFIER.parents[1]))
+    assert status == 1 and "FAILED: rounds.jsonl line 1: round" in output, output
+    assert "the engine pays" in output
+
+
+def _tampered(bundle: Path, tmp_path: Path, name: str, change) -> tuple[int, str]:
+    copied = copy(bundle, tmp_path, name)
+    events = lines(copied / "events.jsonl")
+    change(events)
+    rewrite(copied / "events.jsonl", events)
+    return verify(copied)
+
+
+def _byte(events: list[bytes]) -> None:
+    at = events[4].index(b'"row":"') + 7  # the sealed row's first byte: a digit of the id
+    changed = bytearray(events[4])
+    changed[at] = ord("9") if changed[at] != ord("9") else ord("8")
+    events[4] = bytes(changed)
+
+
+def _field(events: list[bytes]) -> None:
+    event = json.loads(events[2])
+    event["actor_label"] += "x"
+    events[2] = (json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def _swap(events: list[bytes]) -> None:
+    events[3], events[4] = events[4], events[3]
+
+
+def test_a_changed_removed_or_reordered_event_line_is_named(played_day, tmp_path):
+    status, output = _tampered(played_day, tmp_path, "byte", _byte)
+    assert status == 1 and "FAILED: events.jsonl line 5: " in output, output
+    assert "was modified: its row is not the one sealed in seal" in output
+
+    status, output = _tampered(played_day, tmp_path, "field", _field)
+    assert status == 1 and "FAILED: events.jsonl line 3: " in output, output
+    assert "actor_label" in output and "the sealed row says" in output
+
+    missing = json.loads(lines(played_day / "events.jsonl")[6])["id"]
+    status, output = _tampered(played_day, tmp_path, "removed", lambda events: events.pop(6))
+    assert status == 1, output
+    assert f"FAILED: events.jsonl line 7: event {missing} of seal" in output
+    assert "is missing here" in output
+
+    status, output = _tampered(played_day, tmp_path, "reordered", _swap)
+    assert status == 1 and "FAILED: events.jsonl line 4: " in output, output
+
+    status, output = _tampered(played_day, tmp_path, "cut", lambda events: events.pop())
+    assert status == 1 and "FAILED: events.jsonl: it ends before event" in output, output
+
+
+def _resign(seal: dict, key: Ed25519PrivateKey, key_id: str) -> dict:
+    seal["header"]["sealed_at"] = "2020-01-01T00:00:00+00:00"  # the forger's change
+    seal["chain_hash"] = hashlib.sha256(rfc8785.dumps(seal["header"])).hexdigest()
+    seal["signature"] = key.sign(seal["chain_hash"].encode("ascii")).hex()
+    seal["key_id"] = key_id
+    return seal
+
+
+def test_a_seal_resigned_with_a_foreign_key_names_the_line(played_day, tmp_path):
+    foreign = Ed25519PrivateKey.generate()
+    foreign_id = signing.key_id_of(foreign.public_key())
+    for name, key_id, why in (
+        ("foreign-id", foreign_id, "not one of the bundle's keys"),
+        ("claimed-id", signing.key_id(), "signature does not verify"),
+    ):
+        bundle = copy(played_day, tmp_path, name)
+        seals = lines(bundle / "seals.jsonl")
+        seals[0] = (json.dumps(_resign(json.loads(seals[0]), foreign, key_id)) + "\n").encode()
+        rewrite(bundle / "seals.jsonl", seals)
+        status, output = verify(bundle)
+        assert status == 1
+        assert "FAILED: seals.jsonl line 1: seal " in output and why in output, output
+
+
+def _forge_whole(played_day: Path, tmp_path: Path) -> Path:
+    foreign = Ed25519PrivateKey.generate()
+    public = base64.b64encode(signing.public_raw(foreign.public_key())).decode()
+    foreign_id = signing.key_id_of(foreign.public_key())
+    bundle = copy(played_day, tmp_path, "forged")
+    seals, prev = [], None
+    for raw in lines(bundle / "seals.jsonl"):
+        seal = json.loads(raw)
+        if prev is not None:
+            seal["header"]["prev_hash"] = prev
+        seal = _resign(seal, foreign, foreign_id)
+        prev = seal["chain_hash"]
+        seals.append((json.dumps(seal) + "\n").encode())
+    rewrite(bundle / "seals.jsonl", seals)
+    manifest = json.loads((bundle / "manifest.json").read_text())
+    head = manifest["head"]["head"]
+    head.update(chain_hash=prev, key_id=foreign_id)
+    manifest["head"]["signature"] = foreign.sign(rfc8785.dumps(head)).hex()
+    data = (bundle / "seals.jsonl").read_bytes()
+    manifest["files"]["seals.jsonl"].update(
+        sha256=hashlib.sha256(data).hexdigest(), bytes=len(data)
+    )
+    manifest["keys"] = [{"key_id": foreign_id, "algorithm": "Ed25519", "public_key": public}]
+    manifest["key_id"] = foreign_id
+    del manifest["signature"]
+    manifest["signature"] = foreign.sign(rfc8785.dumps(manifest)).hex()
+    (bundle / "manifest.json").write_text(json.dumps(manifest))
+    return bundle
+
+
+def test_a_bundle_resigned_whole_with_a_foreign_key_fails_against_the_pinned_key(
+    played_day, tmp_path
+):
+    """A forger re-signs every seal, the head and the manifest with a key of their own and
+    lists it in the manifest: consistent in itself, refused against the key the regulator
+    pinned. A tampered shoe reveal is named too."""
+    bundle = _forge_whole(played_day, tmp_path)
+    assert verify(bundle)[0] == 0  # consistent in itself: only a pinned key tells
+    pinned = base64.b64encode(signing.public_raw(signing.key_ring().active.public_key()))
+    status, output = verify(bundle, "--trust-key", pinned.decode())
+    assert status == 1
+    assert "FAILED: manifest.json: the manifest's signature is not valid" in output
+    assert "not a key you pinned" in output
+
+    bundle = copy(played_day, tmp_path, "shoe")
+    shoes = lines(bundle / "shoes.jsonl")
+    number, shoe = next(
+        (n, json.loads(raw))
+        for n, raw in enumerate(shoes)
+        if any(s["revealed_order"] for s in json.loads(raw)["shuffles"])
+    )
+    shuffle = next(s for s in shoe["shuffles"] if s["revealed_order"])
+    order = shuffle["revealed_order"]
+    order[0], order[1] = order[1], order[0] if order[0] != order[1] else order[2]
+    shoes[number] = (json.dumps(shoe) + "\n").encode()
+    rewrite(bundle / "shoes.jsonl", shoes)
+    status, output = verify(bundle)
+    assert status == 1
+    assert f"FAILED: shoes.jsonl line {number + 1}: " in output and "commitment" in output
+
+
+def test_an_export_refuses_unsealed_events_and_a_used_directory(tmp_path):
+    from casino.errors import ValidationFailed
+
+    settled_round("crown")
+    with pytest.raises(ValidationFailed, match="not sealed yet"):
+        audit_day_export(day=timezone.now().date(), out=tmp_path / "early")
+    seal_everything()
+    (tmp_path / "used").mkdir()
+    (tmp_path / "used" / "x").write_text("")
+    with pytest.raises(ValidationFailed, match="not empty"):
+        audit_day_export(day=timezone.now().date(), out=tmp_path / "used")
+
+
+def test_gaming_days_are_utc_days_closed_after_midnight():
+    from datetime import UTC, date, datetime
+
+    start, end = gaming_day_bounds(date(2026, 3, 29))
+    assert (start.isoformat(), end.isoformat()) == (
+        "2026-03-29T00:00:00+00:00",
+        "2026-03-30T00:00:00+00:00",
+    )
+    assert gaming_day_closed_last(datetime(2026, 3, 30, 0, 30, tzinfo=UTC)) == date(2026, 3, 29)
+
+
+def test_the_daily_task_exports_the_closed_day_once(tmp_path, settings):
+    """Beat runs ``audit.export_day`` after midnight; it seals, writes the bundle of the day
+    asked for under AUDIT_EXPORT_DIR, and leaves an exported day alone."""
+    from audit.tasks import audit_export_day_task
+    from tests.audit.helpers import record
+
+    assert settings.CELERY_BEAT_SCHEDULE["audit-export-day"]["task"] == "audit.export_day"
+    settings.AUDIT_EXPORT_DIR = str(tmp_path)
+    record(3)
+    seal_everything()  # the task seals too, but other test runs' transactions may delay it
+    today = timezone.now().date().isoformat()
+    out = Path(audit_export_day_task.run(day=today))
+    assert out == tmp_path / today
+    status, output = verify(out)
+    assert status == 0 and "OK: 3 events in" in output, output
+    written = (out / "manifest.json").read_bytes()
+    record(1)
+    assert audit_export_day_task.run(day=today) == str(out)
+    assert (out / "manifest.json").read_bytes() == written
