@@ -14,8 +14,15 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.api.models import IdempotencyRecord
-from casino.rows import model_first, model_from_row, model_insert, model_select_sql, model_update
-from ledger.models import WebhookCircuit
+from casino.rows import (
+    model_first,
+    model_from_row,
+    model_insert,
+    model_insert_sql,
+    model_select_sql,
+    model_update,
+)
+from ledger.models import Operator, WebhookCircuit
 from tables import services
 from tables.models import RoundEvent
 from tests.factories import OperatorFactory, live_table
@@ -73,12 +80,14 @@ def test_first_and_from_row_give_none_for_no_row():
     assert model_from_row(IdempotencyRecord, None) is None
 
 
-def test_insert_writes_several_rows_in_one_statement_and_sets_their_keys():
-    records = [_record("a", {"n": 1}), _record("b", [1, "two", None])]
+@pytest.mark.parametrize("count", [2, 5])  # up to 4 rows a prepared statement, more plain
+def test_insert_writes_several_rows_in_one_statement_and_sets_their_keys(count):
+    records = [_record(f"k{n}", {"n": n, "list": [1, "two", None]}) for n in range(count)]
     before = timezone.now()
     with CaptureQueriesContext(connection) as statements:
         model_insert(*records)
-    assert [q["sql"][:35] for q in statements] == ['INSERT INTO "api_idempotencyrecord"']
+    assert len(statements) == 1
+    assert len({r.pk for r in records}) == count
     for record in records:
         assert record.pk is not None and record._state.adding is False
         assert before <= record.created_at <= timezone.now()  # auto_now_add, as save() sets it
@@ -88,6 +97,45 @@ def test_insert_writes_several_rows_in_one_statement_and_sets_their_keys():
             record.response_body,
             record.created_at,
         )
+
+
+def test_insert_runs_other_statements_in_its_round_trip():
+    circuit = WebhookCircuit.objects.create(operator=OperatorFactory())
+    bump = (
+        'UPDATE "ledger_webhookcircuit" SET "consecutive_failures" = %s WHERE "operator_id" = %s',
+        [3, circuit.pk],
+    )
+    operator = Operator(code="op-also", name="Also")
+    record = _record("with-also", {"ok": True})
+    with CaptureQueriesContext(connection) as statements:
+        model_insert(record, also=[bump, model_insert_sql(operator)])
+    assert len(statements) == 1
+    assert IdempotencyRecord.objects.get(pk=record.pk).response_body == {"ok": True}
+    assert WebhookCircuit.objects.get(pk=circuit.pk).consecutive_failures == 3
+    assert Operator.objects.get(code="op-also").name == "Also"
+    assert operator.pk is None  # what an ``also`` clause returns is not read
+
+
+def test_select_of_some_fields_defers_the_others():
+    _record("some", {"big": "x" * 1000}).save()
+    fields = ("id", "key", "response_status")
+    sql = model_select_sql(IdempotencyRecord, '"key" = %s', fields=fields)
+    assert sql.startswith('SELECT "id", "key", "response_status" FROM')
+
+    got = model_first(IdempotencyRecord, sql, ["some"], fields=fields)
+
+    assert (got.key, got.response_status) == ("some", 201)
+    assert got.get_deferred_fields() == {
+        "scope",
+        "method",
+        "path",
+        "fingerprint",
+        "response_body",
+        "created_at",
+    }
+    with CaptureQueriesContext(connection) as statements:
+        assert got.response_body == {"big": "x" * 1000}  # read when asked for, as .only() does
+    assert len(statements) == 1
 
 
 def test_insert_leaves_database_defaults_to_the_database_and_reads_them_back():
