@@ -4,6 +4,7 @@ database defaults), without the ORM's signals."""
 
 from __future__ import annotations
 
+import gc
 from datetime import timedelta
 
 import pytest
@@ -12,6 +13,7 @@ from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from casino import rows
 from casino.actors import Actor
 from casino.api.models import IdempotencyRecord
 from casino.rows import (
@@ -19,8 +21,11 @@ from casino.rows import (
     model_from_row,
     model_insert,
     model_insert_sql,
+    model_remember,
+    model_remembered,
     model_select_sql,
     model_update,
+    model_update_changed,
 )
 from ledger.models import Operator, WebhookCircuit
 from tables import services
@@ -188,3 +193,40 @@ def test_no_model_signals_are_sent():
         post_save.disconnect(listen, sender=IdempotencyRecord)
     assert heard == [IdempotencyRecord, IdempotencyRecord]  # only the ORM's create
     assert IdempotencyRecord.objects.get(key="quiet").response_status == 204
+
+
+def test_update_changed_writes_only_what_changed_since_remembered():
+    circuit = WebhookCircuit.objects.create(operator=OperatorFactory())
+    circuit.refresh_from_db()
+    assert not model_remembered(circuit)
+    model_remember(circuit, ["state", "consecutive_failures", "open_until"])
+    assert model_remembered(circuit)
+    other = WebhookCircuit.objects.get(pk=circuit.pk)  # the same row, another instance
+    assert other == circuit and not model_remembered(other)
+
+    rows_elsewhere = WebhookCircuit.objects.filter(pk=circuit.pk)
+    rows_elsewhere.update(state="open")  # not through this instance: must not be overwritten
+    circuit.consecutive_failures = 2
+    before = circuit.changed_at
+    with CaptureQueriesContext(connection) as statements:
+        model_update_changed(circuit, always=["changed_at"])
+    assert len(statements) == 1
+    stored = WebhookCircuit.objects.get(pk=circuit.pk)
+    assert (stored.state, stored.consecutive_failures) == ("open", 2)
+    assert stored.changed_at > before  # ``always``, auto_now included
+
+    rows_elsewhere.update(consecutive_failures=7)
+    circuit.open_until = timezone.now()
+    model_update_changed(circuit)  # 2 was remembered as written: unchanged since, not written
+    stored = WebhookCircuit.objects.get(pk=circuit.pk)
+    assert (stored.consecutive_failures, stored.open_until) == (7, circuit.open_until)
+
+
+def test_a_remembered_instance_is_forgotten_with_it():
+    circuit = WebhookCircuit.objects.create(operator=OperatorFactory())
+    model_remember(circuit, ["state"])
+    key = id(circuit)
+    assert key in rows._remembered
+    del circuit
+    gc.collect()
+    assert key not in rows._remembered
