@@ -24,7 +24,7 @@ $(VENV)/.installed: requirements.txt
 
 # The tests also install the game maths extra (requirements-maths.txt: numba, numpy), which
 # the demo does without.
-$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt requirements-maths.txt
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt requirements-maths.txt requirements-otel.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	@# Browser tests drive Debian's chromium (Playwright's own browser download is not used)
 	@# and render the report PDFs of the README's tour with poppler's pdftoppm.

@@ -167,7 +167,9 @@ def _day_rounds(start: datetime, end: datetime) -> tuple[list[Shoe], list[Round]
         .order_by("finished_at", "id")
     )
     engine_events: dict[int, list[dict]] = {}
-    for event in RoundEvent.objects.filter(round__in=rounds, kind="engine").order_by("seq"):
+    for event in RoundEvent.objects.filter(round__in=rounds, kind="engine").order_by(
+        *RoundEvent.FOLD_ORDER
+    ):
         engine_events.setdefault(event.round_id, []).append(
             {"seq": event.seq, "type": event.type, "payload": event.payload, "actor": event.actor}
         )

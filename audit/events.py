@@ -29,9 +29,14 @@ def logout(*, actor: Actor, client: dict[str, str]) -> None:
     audit_event_record(name=LOGOUT, actor=actor, payload={"client": client})
 
 
-def login_failed(*, actor: Actor, username: str, client: dict[str, str]) -> None:
+def login_failed(
+    *, actor: Actor, username: str, client: dict[str, str], stage: str = "login"
+) -> None:
+    """A wrong password (``stage`` "login") or second-factor code (``stage`` "mfa")."""
     audit_event_record(
-        name=LOGIN_FAILED, actor=actor, payload={"username": username, "client": client}
+        name=LOGIN_FAILED,
+        actor=actor,
+        payload={"username": username, "client": client, "stage": stage},
     )
 
 

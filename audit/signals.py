@@ -44,7 +44,12 @@ def _login_failed(sender, credentials, request=None, **kwargs):
         label=username or "anonymous",
         request_id=getattr(request, "request_id", ""),
     )
-    events.login_failed(actor=actor, username=username, client=client_of(request))
+    events.login_failed(
+        actor=actor,
+        username=username,
+        client=client_of(request),
+        stage=str(credentials.get("stage", "login")),
+    )
 
 
 def _label(obj) -> str:

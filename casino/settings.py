@@ -5,6 +5,10 @@ an explicit SECRET_KEY and DATABASE_URL; ``development`` and ``test`` (set by ``
 ``make test``) fall back to the embedded PostgreSQL and the serverless Celery broker.
 """
 
+import atexit
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -12,6 +16,7 @@ from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from casino.env import env_bool, env_int, env_list, env_str
+from casino.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env_str("CASINO_DATA_DIR", str(BASE_DIR / ".data")))
@@ -40,7 +45,8 @@ ALLOWED_HOSTS = env_list(
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's admin with the console's MFA-only site (casino/staff/site.py).
+    "casino.staff.apps.ConsoleAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -49,6 +55,12 @@ INSTALLED_APPS = [
     "rest_framework",
     "django_filters",
     "drf_spectacular",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "axes",
+    "csp",
+    "casino.staff.apps.StaffConfig",
     "drf_spectacular_sidecar",  # Swagger UI's files, served by us (no CDN)
     "casino.api",
     "casino.demo",
@@ -59,17 +71,27 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "casino.tracing.TracingMiddleware",  # a no-op unless OTEL_ENABLED
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    # Idle timeout and absolute lifetime of staff sessions (casino/staff/sessions.py).
+    "casino.staff.sessions.StaffSessionMiddleware",
     # Attributes permission changes made in a request to its user (audit/context.py).
     "audit.context.AuditContextMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "casino.api.middleware.DatabaseUnavailableMiddleware",
+    # Observability (README "Operating it"): log context, then per-route metrics.
+    "casino.logs.RequestLogContextMiddleware",
+    "casino.metrics.MetricsMiddleware",
+    # Last, as django-axes requires: turns a lockout into its response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -175,6 +197,71 @@ WHITENOISE_USE_FINDERS = not PRODUCTION
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it from clients).
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)
+# Load balancers probe health over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health/$"]
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PRODUCTION)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", PRODUCTION)
+
+# --- Content-Security-Policy (django-csp) ---------------------------------------------------
+# Scripts and styles come from our own static files; the few inline ones carry the request's
+# nonce (``request.csp_nonce``). No frames, plugins or foreign form targets.
+from csp.constants import NONCE, NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# --- Staff accounts (casino/staff) ---------------------------------------------------------
+# Pit console alerts (casino/console/selectors.py): this many failed staff logins, or refused
+# API credentials, within CONSOLE_AUTH_BURST_MINUTES; lockouts show for STAFF_LOCKOUT_MINUTES.
+CONSOLE_AUTH_BURST_MINUTES = env_int("CONSOLE_AUTH_BURST_MINUTES", 5)
+CONSOLE_FAILED_LOGIN_BURST = env_int("CONSOLE_FAILED_LOGIN_BURST", 5)
+CONSOLE_REFUSED_CREDENTIAL_BURST = env_int("CONSOLE_REFUSED_CREDENTIAL_BURST", 20)
+# Every console/API staff session passed a second factor (TOTP, backup code or a device
+# remembered for STAFF_MFA_REMEMBER_DAYS; 0 disables remembering).
+STAFF_MFA_REMEMBER_DAYS = env_int("STAFF_MFA_REMEMBER_DAYS", 7)
+OTP_TOTP_ISSUER = env_str("OTP_TOTP_ISSUER", "Casino pit console")
+STAFF_IDLE_TIMEOUT_MINUTES = env_int("STAFF_IDLE_TIMEOUT_MINUTES", 15)
+STAFF_SESSION_MAX_HOURS = env_int("STAFF_SESSION_MAX_HOURS", 12)
+SESSION_COOKIE_AGE = STAFF_SESSION_MAX_HOURS * 3600
+# Lockout (django-axes): STAFF_LOCKOUT_FAILURES failed logins (password or second factor) of
+# a username lock it out for STAFF_LOCKOUT_MINUTES, doubled per earlier lockout that day.
+STAFF_LOCKOUT_FAILURES = env_int("STAFF_LOCKOUT_FAILURES", 10)
+STAFF_LOCKOUT_MINUTES = env_int("STAFF_LOCKOUT_MINUTES", 30)
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = STAFF_LOCKOUT_FAILURES
+AXES_COOLOFF_TIME = "casino.staff.lockout.cool_off"
+# Per username only. Locking out client addresses as well (axes.W006) would, behind the TLS
+# proxy that every client's requests come through, lock the whole pit out after anyone's ten
+# failures; bursts of failures across usernames are shown as pit console alerts instead.
+AXES_LOCKOUT_PARAMETERS = ["username"]
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+AXES_USERNAME_CALLABLE = "casino.staff.lockout.login_username"
+AXES_RESET_ON_SUCCESS = True
+# Our login refuses a locked-out username before checking anything: attempts during a
+# lockout neither extend it nor count.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_TEMPLATE = "staff/locked_out.html"
+# The console shows only audited admins (tests/console); lockouts are in the audit log.
+AXES_ENABLE_ADMIN = False
 # The largest request body (file uploads aside) before a 413: an API body is a few hundred
 # bytes; 1 MiB leaves the admin's forms ample room.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
@@ -224,7 +311,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "casino.api.authentication.ApiKeyAuthentication",
         "casino.api.authentication.DeviceTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "casino.api.authentication.VerifiedSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "casino.api.permissions.RolePermission",
@@ -319,14 +406,8 @@ CELERY_BEAT_SCHEDULE["audit-export-day"] = {
     "schedule": crontab(hour=0, minute=env_int("AUDIT_EXPORT_MINUTE", 30)),
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
-}
+# Structured JSON logs on stderr (casino/logs.py); LOG_FORMAT=console for a terminal.
+LOGGING = logging_config(level=env_str("LOG_LEVEL", "INFO"), fmt=env_str("LOG_FORMAT", "json"))
 
 # --- Ledger: operator webhooks (ledger/webhooks.py) ---------------------------------------
 LEDGER_WEBHOOK_BACKOFF_SECONDS = env_int("LEDGER_WEBHOOK_BACKOFF_SECONDS", 1)
@@ -371,3 +452,37 @@ TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "tes
 # A void request holds its round (tables/services/voids.py); nobody deciding within this many
 # seconds expires it and the round carries on.
 TABLES_VOID_REQUEST_EXPIRES_S = env_int("TABLES_VOID_REQUEST_EXPIRES_S", 600)
+
+# --- Operations: metrics, health, tracing (README "Operating it") --------------------------
+# Bearer token of the Prometheus scraper for /api/v1/metrics/ and /api/v1/health/detail/
+# (staff superusers may read them too; nobody else). Empty: no token accepted.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+# prometheus_client's multiprocess mode: every web and worker process of a node writes its
+# counters to files here and a scrape sums them. It must be set before prometheus_client is
+# imported, hence here; under test each test process gets a fresh directory that the workers
+# it starts inherit through the environment.
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if CASINO_ENV == "test":
+        _metrics_dir = tempfile.mkdtemp(prefix="casino-metrics-")
+        atexit.register(shutil.rmtree, _metrics_dir, ignore_errors=True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
+    else:
+        (DATA_DIR / "metrics").mkdir(parents=True, exist_ok=True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(DATA_DIR / "metrics")
+PROMETHEUS_MULTIPROC_DIR = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+# Heartbeats (casino/health.py): how often workers and beat write theirs, and the age past
+# which the detailed health reports one as down; seal lag and settling thresholds likewise.
+HEALTH_HEARTBEAT_EVERY_S = env_int("HEALTH_HEARTBEAT_EVERY_S", 15)
+HEALTH_HEARTBEAT_MAX_AGE_S = env_int("HEALTH_HEARTBEAT_MAX_AGE_S", 60)
+HEALTH_SEAL_LAG_MAX_S = env_int("HEALTH_SEAL_LAG_MAX_S", 120)
+HEALTH_SETTLING_MAX_S = env_int("HEALTH_SETTLING_MAX_S", 60)
+CELERY_BEAT_SCHEDULE["casino-heartbeat"] = {
+    "task": "casino.heartbeat",
+    "schedule": float(HEALTH_HEARTBEAT_EVERY_S),
+}
+# Celery logs through the LOGGING above (JSON, with the request id) instead of its own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# OpenTelemetry tracing (casino/tracing.py), off by default; needs requirements-otel.txt.
+OTEL_ENABLED = env_bool("OTEL_ENABLED", False)
+OTEL_EXPORTER = env_str("OTEL_EXPORTER", "console")  # console | otlp (needs the OTLP exporter)
+OTEL_SERVICE_NAME = env_str("OTEL_SERVICE_NAME", "casino")

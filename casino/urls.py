@@ -3,9 +3,15 @@ from django.urls import include, path
 from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from casino import ops_views
 from casino.api.problems import bad_request_problem, problem_response
 
 api_v1 = [
+    # Operations (casino/ops_views.py): liveness, readiness, detailed health, metrics.
+    path("health/live/", ops_views.live, name="health-live"),
+    path("health/ready/", ops_views.ready, name="health-ready"),
+    path("health/detail/", ops_views.detail, name="health-detail"),
+    path("metrics/", ops_views.metrics, name="metrics"),
     path("", include("casino.api.urls")),
     path("", include("tables.urls")),
     path("", include("audit.urls")),

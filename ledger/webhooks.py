@@ -39,6 +39,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from audit.canonical import canonical_json
+from casino import metrics
 from ledger import egress, events, lock_objects, sealed
 from ledger.models import OperatorEvent, WebhookAttempt, WebhookCircuit
 
@@ -211,6 +212,7 @@ def _delivery_record(
     claim: _Claim, status_code: int | None, error: str, duration_ms: int
 ) -> DeliveryOutcome:
     ok = status_code is not None and 200 <= status_code < 300
+    metrics.webhook_attempt_counted(operator_id=claim.operator_id, ok=ok)
     with transaction.atomic():
         # Same lock order as the claim: the event row, then the circuit.
         event = OperatorEvent.objects.select_for_update().get(pk=claim.event_id)

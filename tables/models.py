@@ -478,6 +478,9 @@ class RoundEvent(models.Model):
     # the next round plays) is never skipped by a reader already past its id.
     txid = models.BigIntegerField(db_default=CurrentTransactionId(), editable=False)
 
+    # The engine events of a round in the order the fold takes them (bets first, by id).
+    FOLD_ORDER = (models.F("seq").asc(nulls_first=True), "id")
+
     class Meta:
         ordering = ["id"]
         constraints = [

@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import QuerySet
 
+from casino.api import roles
 from casino.errors import NotFound
 from tables import engine as eng
 from tables import visibility
-from tables.models import Round, RoundEvent, Table, VoidRequest
+from tables.models import Bet, Round, RoundEvent, Table, VoidRequest
 
 
 def round_state_replay(rnd: Round) -> eng.RoundState:
@@ -75,6 +77,11 @@ def table_get(*, pk: int, table_id: int | None = None) -> Table:
     if table is None:
         raise NotFound(f"Table {pk} does not exist.")
     return table
+
+
+def dealer_list() -> QuerySet:
+    """The staff users who may be a table's dealer of record: active, in the dealer role."""
+    return get_user_model().objects.filter(is_active=True, groups__name=roles.DEALER)
 
 
 def round_get(*, pk: int, table_id: int | None = None) -> Round:
@@ -151,11 +158,29 @@ def _action(action: str, bet_id: str, rng) -> dict[str, Any]:
     }
 
 
-def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str, Any]:
+def _player_shown(rnd: Round, operator_id: int | None):
+    """An engine player id as the caller may see it: every one for casino staff and devices,
+    an operator's own players only for an operator (None for the others)."""
+    if operator_id is None:
+        return int
+    own = {
+        str(pk)
+        for pk in Bet.objects.filter(round=rnd, operator_id=operator_id).values_list(
+            "player_id", flat=True
+        )
+    }
+    return lambda engine_id: int(engine_id) if engine_id in own else None
+
+
+def round_public_state(
+    rnd: Round, *, player_id: int | None = None, operator_id: int | None = None
+) -> dict[str, Any]:
     """What the table shows: cards (face-down cards hidden, a box's own player sees its own),
     whose turn, timers, and the caller's legal actions (``player_id``: the player the operator
-    asks for)."""
+    asks for). For an operator (``operator_id``), other operators' players are anonymous:
+    their bets and boxes show no player id."""
     state = round_state(rnd)
+    shown = _player_shown(rnd, operator_id)
     held = rnd.held_since is not None
     hidden = visibility.dealer_hidden(state)
     dealer_cards = [None if hidden else c.code for c in state.dealer]
@@ -188,7 +213,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
         bets = [
             {
                 "bet_id": k,
-                "player_id": int(state.bets[k].player_id),
+                "player_id": shown(state.bets[k].player_id),
                 "stake": state.bets[k].stake,
                 "behind": state.bets[k].behind,
                 "insurance": state.bets[k].insurance,
@@ -197,7 +222,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
             for k in box.bet_ids
         ]
         boxes.append(
-            {"number": number, "controller": int(box.controller), "bets": bets, "hands": hands}
+            {"number": number, "controller": shown(box.controller), "bets": bets, "hands": hands}
         )
     return {
         "round_id": rnd.pk,

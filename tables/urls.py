@@ -1,6 +1,7 @@
 """Tables API routes (mounted under /api/v1/ by casino/urls.py)."""
 
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
 from tables import views
 
@@ -24,8 +25,13 @@ urlpatterns = [
         views.RoundCloseBettingView.as_view(),
         name="round-close-betting",
     ),
-    path("rounds/<int:pk>/bets/", views.RoundBetsView.as_view(), name="round-bets"),
-    path("rounds/<int:pk>/decisions/", views.RoundDecisionsView.as_view(), name="round-decisions"),
+    # Bets and decisions move money: their answers are never stored (Cache-Control: no-store).
+    path("rounds/<int:pk>/bets/", never_cache(views.RoundBetsView.as_view()), name="round-bets"),
+    path(
+        "rounds/<int:pk>/decisions/",
+        never_cache(views.RoundDecisionsView.as_view()),
+        name="round-decisions",
+    ),
     path("rounds/<int:pk>/cards/", views.RoundCardsView.as_view(), name="round-cards"),
     path(
         "rounds/<int:pk>/dealer-decisions/",

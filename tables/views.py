@@ -136,7 +136,11 @@ class TableCurrentRoundView(APIView):
         rnd = selectors.round_current(table=table)
         if rnd is None:
             raise NotFound(f"Table {table.pk} has played no round yet.")
-        data = selectors.round_public_state(rnd, player_id=player.pk if player else None)
+        data = selectors.round_public_state(
+            rnd,
+            player_id=player.pk if player else None,
+            operator_id=request_scope(request).operator_id,
+        )
         return Response(RoundStateSerializer(data).data)
 
 
@@ -362,7 +366,11 @@ class RoundDetailView(APIView):
     def get(self, request, pk: int):
         rnd = selectors.round_get(pk=pk, table_id=_table_scope(request))
         player = _query_player(request)
-        data = selectors.round_public_state(rnd, player_id=player.pk if player else None)
+        data = selectors.round_public_state(
+            rnd,
+            player_id=player.pk if player else None,
+            operator_id=request_scope(request).operator_id,
+        )
         return Response(RoundStateSerializer(data).data)
 
 

@@ -5,6 +5,7 @@ from casino.actors import Actor
 from casino.api import roles
 from casino.api.services import api_key_issue, device_token_issue
 from tests.factories import OperatorFactory, TableFactory, UserFactory
+from tests.helpers.staff import login_verified
 
 STAFF_ROLES = [roles.PIT_BOSS, roles.FLOOR_SUPERVISOR, roles.DEALER, roles.AUDITOR]
 
@@ -38,7 +39,7 @@ def bearer_client(raw: str) -> APIClient:
 
 def staff_client(role: str) -> APIClient:
     client = APIClient()
-    client.force_login(UserFactory(roles=[role]))
+    login_verified(client, UserFactory(roles=[role]))
     return client
 
 

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
+from urllib.parse import urlencode
 
-from django.db.models import Q
+from django.conf import settings
+from django.db.models import Count, IntegerField, Q, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from audit.models import AuditEvent
 from audit.selectors import audit_verification_latest
 from tables.models import Round, Shoe, Table, VoidRequest
 from tables.services import SETTLEMENT_SWEEP_GRACE
@@ -99,6 +104,77 @@ def _shoe_status(shoe: Shoe | None, table: Table) -> str:
         text = f"server, {shoe.decks} {shoe.deck_kind} decks: {shoe.position} dealt{cut}"
         return text + (" (cut card out)" if shoe.cut_card_out else "")
     return f"reader, {shoe.decks} {shoe.deck_kind} decks: {shoe.cards_dealt} seen"
+
+
+LOGIN_FAILED = "auth.login_failed"
+LOCKED_OUT = "auth.locked_out"
+CREDENTIAL_REFUSED = "auth.credential_refused"
+CREDENTIAL_REFUSALS = "auth.credential_refusals"
+
+
+def _audit_log_url(name: str) -> str:
+    return reverse("admin:audit_auditevent_changelist") + "?" + urlencode({"name__exact": name})
+
+
+def security_alerts(*, now: datetime | None = None) -> list[Alert]:
+    """Bursts of failed staff logins or refused API credentials, and recent lockouts, from
+    the audit log: shown on the floor while they are recent (README "Configuration")."""
+    now = now or timezone.now()
+    window = timedelta(minutes=settings.CONSOLE_AUTH_BURST_MINUTES)
+    recent = AuditEvent.objects.filter(occurred_at__gte=now - window)
+    alerts = []
+    lockouts = (
+        AuditEvent.objects.filter(
+            name=LOCKED_OUT,
+            occurred_at__gte=now - timedelta(minutes=settings.STAFF_LOCKOUT_MINUTES),
+        )
+        .order_by("-occurred_at")
+        .values_list("payload__username", "occurred_at")[:5]
+    )
+    for username, at in lockouts:
+        alerts.append(
+            Alert(
+                "error",
+                f"Login of {username} locked out after repeated failures at {at:%H:%M:%S}",
+                _audit_log_url(LOCKED_OUT),
+            )
+        )
+    failed = recent.filter(name=LOGIN_FAILED).aggregate(
+        count=Count("id"), users=Count("payload__username", distinct=True)
+    )
+    if failed["count"] >= settings.CONSOLE_FAILED_LOGIN_BURST:
+        alerts.append(
+            Alert(
+                "warning",
+                f"{failed['count']} failed staff logins "
+                f"({failed['users']} username{'' if failed['users'] == 1 else 's'}) "
+                f"in the last {settings.CONSOLE_AUTH_BURST_MINUTES} minutes",
+                _audit_log_url(LOGIN_FAILED),
+            )
+        )
+    # The first refusal of an address's window is its own event; the window's others come
+    # in one summary once it closed (casino/api/throttling.py): refused (the first included)
+    # and throttled attempts.
+    refusals = recent.filter(name__in=(CREDENTIAL_REFUSED, CREDENTIAL_REFUSALS)).aggregate(
+        first=Count("id", filter=Q(name=CREDENTIAL_REFUSED)),
+        more=Sum(
+            Cast(KT("payload__refused"), IntegerField())
+            - 1
+            + Cast(KT("payload__throttled"), IntegerField()),
+            filter=Q(name=CREDENTIAL_REFUSALS),
+        ),
+    )
+    refused = refusals["first"] + (refusals["more"] or 0)
+    if refused >= settings.CONSOLE_REFUSED_CREDENTIAL_BURST:
+        alerts.append(
+            Alert(
+                "warning",
+                f"{refused} refused API keys or device tokens "
+                f"in the last {settings.CONSOLE_AUTH_BURST_MINUTES} minutes",
+                _audit_log_url(CREDENTIAL_REFUSED),
+            )
+        )
+    return alerts
 
 
 def floor_overview(*, now: datetime | None = None) -> Floor:
@@ -208,4 +284,5 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
                 _admin_url("tables_round_change", rnd.pk),
             )
         )
+    floor_alerts += security_alerts(now=now)
     return Floor(rows=rows, alerts=floor_alerts, verification=verification, generated_at=now)

@@ -54,10 +54,20 @@ def as_text(data: dict) -> str:
         f"  API docs (Swagger):   {urls['docs']}",
         f"  OpenAPI schema:       {urls['schema']}",
         f"  Health:               {urls['health']}",
+        *_operations(data),
         "  Staff logins (username / password / role):",
         *(
             f"    {login['username']:<8} {login['password']:<18} {login['role']}"
             for login in data["logins"]
+        ),
+        "  Second factor at each login: a code from an authenticator app set up with the",
+        "  login's secret (or its otpauth_uri in the file), or a backup code (each works once;",
+        "  new ones on every start); 'Remember this device' skips it for a while:",
+        *(
+            f"    {login['username']:<8} secret {login['totp_secret']}  "
+            f"backup codes {' '.join(login['backup_codes'])}"
+            for login in data["logins"]
+            if "totp_secret" in login
         ),
         f"  Operator '{operator['code']}' API key:",
         f"    {operator['api_key']}",
@@ -69,3 +79,18 @@ def as_text(data: dict) -> str:
         f"    {api}tables/   and a table's live stream {api}tables/<id>/events/",
     ]
     return "\n".join(lines)
+
+
+def _operations(data: dict) -> list[str]:
+    """Liveness, readiness, and the metrics and detailed health with the scraper's token
+    (absent from a file an older demo wrote)."""
+    urls = data["urls"]
+    if "metrics" not in urls:
+        return []
+    token = data.get("metrics_token", "")
+    return [
+        f"  Liveness / readiness: {urls['health_live']}  {urls['health_ready']}",
+        f"  Metrics (Prometheus): {urls['metrics']}",
+        f"  Detailed health:      {urls['health_detail']}",
+        f"    both with: curl -H 'Authorization: Bearer {token}' (or an admin login)",
+    ]

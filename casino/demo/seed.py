@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import Group, User
 from django.db import transaction
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from audit.sealing import audit_chain_seal
 from audit.verification import VerificationReport, audit_verification_run
@@ -25,6 +26,7 @@ from casino.api.services import (
     device_token_revoke,
 )
 from casino.errors import DomainError
+from casino.staff.mfa import TOTP_NAME, backup_codes_issue, totp_device_of, totp_secret
 from ledger.models import Operator, Player
 from ledger.services import wallet_deposit, wallet_open
 from tables import services as table_services
@@ -87,6 +89,10 @@ class DemoCredentials:
                 "docs": f"{base}/api/v1/docs/",
                 "schema": f"{base}/api/v1/schema/",
                 "health": f"{base}/api/v1/health/",
+                "health_live": f"{base}/api/v1/health/live/",
+                "health_ready": f"{base}/api/v1/health/ready/",
+                "health_detail": f"{base}/api/v1/health/detail/",
+                "metrics": f"{base}/api/v1/metrics/",
             },
             "logins": self.logins,
             "operator": {"code": self.operator_code, "api_key": self.api_key},
@@ -111,7 +117,12 @@ def demo_seed() -> DemoCredentials:
         admin.set_password("admin" + PASSWORD_SUFFIX)
         admin.save()
     credentials.logins.append(
-        {"username": "admin", "password": "admin" + PASSWORD_SUFFIX, "role": "superuser"}
+        {
+            "username": "admin",
+            "password": "admin" + PASSWORD_SUFFIX,
+            "role": "superuser",
+            **demo_mfa_enrol(admin),
+        }
     )
     for username, role in STAFF.items():
         user, created = User.objects.get_or_create(username=username, defaults={"is_staff": True})
@@ -120,7 +131,12 @@ def demo_seed() -> DemoCredentials:
             user.save()
         user.groups.add(Group.objects.get(name=role))
         credentials.logins.append(
-            {"username": username, "password": username + PASSWORD_SUFFIX, "role": role}
+            {
+                "username": username,
+                "password": username + PASSWORD_SUFFIX,
+                "role": role,
+                **demo_mfa_enrol(user),
+            }
         )
 
     operator, _ = Operator.objects.get_or_create(code="demo-op", defaults={"name": "Demo Operator"})
@@ -162,6 +178,24 @@ def demo_seed() -> DemoCredentials:
         # them at once), so the game performance report has them from the first round.
         table_services.rtp_figure(rule_set=table.rule_set, payout_schedule=table.payout_schedule)
     return credentials
+
+
+DEMO_BACKUP_CODES = 3
+
+
+def demo_mfa_enrol(user) -> dict:
+    """Every staff login needs a second factor (casino/staff): a demo user keeps one TOTP
+    device across runs (an authenticator app set up once keeps working) and gets fresh
+    backup codes on each run; the keys join the user's login entry (printed, and in the
+    credentials file)."""
+    device = totp_device_of(user)
+    if device is None:
+        device = TOTPDevice.objects.create(user=user, name=TOTP_NAME, confirmed=True)
+    return {
+        "totp_secret": totp_secret(device),
+        "otpauth_uri": device.config_url,
+        "backup_codes": backup_codes_issue(user=user, count=DEMO_BACKUP_CODES),
+    }
 
 
 def demo_audit_verify() -> VerificationReport:

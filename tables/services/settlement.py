@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import structlog
 from django.db import transaction
 from django.utils import timezone
 
+from casino import metrics
 from casino.actors import Actor
 from casino.errors import NotFound
 from casino.gcpause import gc_paused
@@ -15,6 +17,8 @@ from tables import events, lock_objects, selectors
 from tables.models import Bet, Round, Table
 from tables.services._common import Phase, meta_event
 from tables.services.shoes import shoe_retire
+
+log = structlog.stdlib.get_logger(__name__)
 
 
 def _settlement_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlement) -> None:
@@ -85,4 +89,13 @@ def round_settle(*, round_id: int, actor: Actor | None = None) -> str:
         totals = {"stake": settlement.total_stake, "paid": settlement.total_paid}
         meta_event(rnd, "round_settled", totals, actor)
         events.round_settled(actor=actor, round=rnd, settlement=rnd.settlement)
+    if rnd.settling_since is not None:
+        metrics.settlement_observed(rnd.finished_at - rnd.settling_since)
+    log.info(
+        "round settled",
+        round=rnd.pk,
+        table=rnd.table_id,
+        stake=settlement.total_stake,
+        paid=settlement.total_paid,
+    )
     return rnd.phase

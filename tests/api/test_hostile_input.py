@@ -35,6 +35,7 @@ from casino.api.services import api_key_issue, device_token_issue
 from ledger import services as ledger_services
 from tables import services as table_services
 from tests.factories import OperatorFactory, UserFactory, funded_player, live_table
+from tests.helpers.staff import login_verified
 
 ROLES = [
     roles.PIT_BOSS,
@@ -216,7 +217,7 @@ class World:
         elif role == roles.DEALER_DEVICE:
             client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {self.token_raw}"
         elif role != "anonymous":
-            client.force_login(UserFactory(roles=[role]))
+            login_verified(client, UserFactory(roles=[role]))
         return client
 
 
@@ -559,7 +560,7 @@ def test_hostile_input_corpus_against_every_operation_as_every_role():
 
 
 def test_extreme_dates_on_the_admin_report_page(client):
-    client.force_login(UserFactory(roles=[roles.AUDITOR]))
+    login_verified(client, UserFactory(roles=[roles.AUDITOR]))
     for query in ("date_to=9999-12-31", "date_from=0001-01-01", "date_from=9999-12-31"):
         response = client.get(f"/admin/audit/reports/dealer/?{query}")
         assert response.status_code == 400, query

@@ -22,6 +22,7 @@ from casino.api import roles
 from casino.api.permissions import RolePermission
 from casino.wsgi import application
 from tests.factories import UserFactory
+from tests.helpers.staff import session_mark_verified
 
 ROLES = [
     roles.PIT_BOSS,
@@ -99,6 +100,7 @@ def credentials(role, api_key, device_token):
     session["_auth_user_id"] = str(user.pk)
     session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
     session["_auth_user_hash"] = user.get_session_auth_hash()
+    session_mark_verified(session, user)
     session.create()
     csrf = secrets.token_hex(16)
     return {"X-CSRFToken": csrf}, {"sessionid": session.session_key, "csrftoken": csrf}

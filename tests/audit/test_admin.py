@@ -6,6 +6,7 @@ from audit.services import audit_event_record
 from casino.actors import Actor
 from casino.api import roles
 from tests.factories import UserFactory
+from tests.helpers.staff import login_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -14,7 +15,7 @@ def test_the_admin_shows_events_read_only_and_records_who_looked():
     event = audit_event_record(name="bet.placed", actor=Actor.system("tests"))
     auditor = UserFactory(roles=[roles.AUDITOR])
     client = Client()
-    client.force_login(auditor)
+    login_verified(client, auditor)
     assert client.get("/admin/audit/auditevent/").status_code == 200
     assert client.get(f"/admin/audit/auditevent/{event.pk}/change/").status_code == 200
     assert client.get("/admin/audit/auditevent/add/").status_code == 403

@@ -12,6 +12,7 @@ from audit.verification import audit_chain_verify
 from casino.actors import Actor
 from casino.api import roles
 from tests.factories import UserFactory
+from tests.helpers.staff import login_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +85,7 @@ def test_events_are_cursor_paginated(client_for, logged):
 def test_reading_the_log_is_itself_audited(logged):
     auditor = UserFactory(roles=[roles.AUDITOR])
     client = APIClient()
-    client.force_login(auditor)
+    login_verified(client, auditor)
     client.get("/api/v1/audit/events/", {"round": 10})
     client.get(f"/api/v1/audit/events/{logged[1].pk}/")
     client.get("/api/v1/audit/head/")

@@ -198,7 +198,10 @@ def test_the_replay_carries_the_shoe_proof_and_checks_every_card_against_the_rev
     services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
     rnd = Round.objects.get(pk=rnd.pk)
     while rnd.phase in Round.LIVE:
-        services.decision_make(actor=API_KEY, round_id=rnd.pk, player=player, action="stand")
+        # the shuffle is random: stand where the rules let the hand stand, else draw
+        legal = selectors.round_state(rnd).legal_actions()
+        action = "stand" if "stand" in legal else "hit"
+        services.decision_make(actor=API_KEY, round_id=rnd.pk, player=player, action=action)
         rnd = Round.objects.get(pk=rnd.pk)
     services.round_settle(round_id=rnd.pk)
     services.round_open(actor=DEVICE, table_id=table.pk)  # retires (reveals) the old shoe

@@ -7,6 +7,7 @@ from django.test import Client, RequestFactory
 from audit.context import request_context
 from audit.models import AuditEvent
 from tests.factories import UserFactory
+from tests.helpers.staff import enrolled_device, login_verified, totp_code
 
 pytestmark = pytest.mark.django_db
 
@@ -19,9 +20,11 @@ def events(name: str) -> list[AuditEvent]:
 
 def test_login_logout_and_failed_login_through_the_admin():
     user = UserFactory()
+    device = enrolled_device(user)
     client = Client(REMOTE_ADDR="203.0.113.7", HTTP_USER_AGENT="pytest")
     client.post("/admin/login/", {"username": user.username, "password": "wrong"})
     client.post("/admin/login/", {"username": user.username, "password": PASSWORD})
+    client.post("/admin/mfa/", {"token": totp_code(device)})  # the login completes here
     client.post("/admin/logout/")
     (failed,) = events("auth.login_failed")
     assert failed.actor_kind == "anonymous" and failed.payload["username"] == user.username
@@ -82,5 +85,5 @@ def test_logins_do_not_record_flag_changes():
     user = UserFactory()
     created = events("auth.user_flags_changed")
     assert [e.payload["changes"] for e in created] == [{"is_staff": [False, True]}]
-    Client().login(username=user.username, password=PASSWORD)
+    login_verified(Client(), user)  # login() updates last_login
     assert events("auth.user_flags_changed") == created

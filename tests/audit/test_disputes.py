@@ -12,6 +12,7 @@ from casino.errors import Conflict, Unprocessable
 from ledger.errors import FourEyesRequired
 from ledger.models import Account, Correction
 from tests.factories import UserFactory
+from tests.helpers.staff import login_verified
 
 from .rounds import payout_skim, settled_round
 
@@ -188,7 +189,7 @@ def test_dispute_api_by_role(client_for):
 
 def test_dispute_console_opens_through_the_service_and_actions_need_a_reason(client):
     rnd = settled_round("online_2deck")
-    client.force_login(UserFactory(roles=[roles.PIT_BOSS]))
+    login_verified(client, UserFactory(roles=[roles.PIT_BOSS]))
     added = client.post(
         "/admin/audit/disputecase/add/",
         {"round": rnd.pk, "bet_ref": "", "claim": "split not paid", "claimant": "p1"},

@@ -12,6 +12,7 @@ from casino.api import roles
 from ledger.models import Leg
 from tables.engine import PRESETS
 from tables.models import RoundEvent
+from tests.helpers.staff import login_verified
 
 from .helpers import seal_everything, tamper
 from .rounds import payout_skim, settled_round
@@ -116,11 +117,11 @@ def test_replay_api_and_page_are_read_only_and_audited(client_for, client):
     assert viewed.filter(payload__round_id=rnd.pk).count() == 1
     from tests.factories import UserFactory
 
-    client.force_login(UserFactory(roles=[roles.AUDITOR]))
+    login_verified(client, UserFactory(roles=[roles.AUDITOR]))
     page = client.get(f"/admin/audit/replay/{rnd.pk}/")
     assert page.status_code == 200
     html = page.content.decode()
     assert "reproduces every payout" in html and "Proof of integrity" in html
     assert AuditEvent.objects.filter(name="audit.viewed", payload__what="admin.replay").exists()
-    client.force_login(UserFactory(roles=[roles.DEALER]))
+    login_verified(client, UserFactory(roles=[roles.DEALER]))
     assert client.get(f"/admin/audit/replay/{rnd.pk}/").status_code == 403

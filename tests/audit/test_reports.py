@@ -17,6 +17,7 @@ from tables import services
 from tables.errors import BettingClosed, RoundSuspended
 from tables.models import Round, RtpFigure, Shuffle
 from tests.factories import UserFactory, funded_player, live_table
+from tests.helpers.staff import login_verified
 from tests.tables.conftest import ACTOR, DEVICE, bet
 
 from .rounds import settled_round
@@ -224,7 +225,7 @@ def test_reading_reports_is_audited_and_exports_state_the_period_and_version(flo
     report_generate(actor=actor, kind="dealer", period=Period.of(), rendering="json")
     viewed = AuditEvent.objects.filter(name="audit.viewed", payload__what="report.dealer")
     assert viewed.get().payload["format"] == "json"
-    client.force_login(UserFactory(roles=[roles.AUDITOR]))
+    login_verified(client, UserFactory(roles=[roles.AUDITOR]))
     page = client.get("/admin/audit/reports/game-performance/")
     assert page.status_code == 200 and b"<svg" in page.content
     assert software_version().encode() in page.content
@@ -243,7 +244,7 @@ def test_reading_reports_is_audited_and_exports_state_the_period_and_version(flo
         ).values_list("payload__format", flat=True)
     )
     assert formats == {"json", "html", "csv", "pdf"}
-    client.force_login(UserFactory(roles=[roles.DEALER]))
+    login_verified(client, UserFactory(roles=[roles.DEALER]))
     assert client.get("/admin/audit/reports/dealer/").status_code == 403
 
 

@@ -7,6 +7,7 @@ from django.test import Client
 from casino.actors import Actor
 from tables import services
 from tests.factories import UserFactory, funded_player, live_table
+from tests.helpers.staff import login_verified
 
 ACTOR = Actor.system("tests")
 DEVICE = Actor(kind="device", id="1", label="reader-1")
@@ -15,7 +16,7 @@ DEVICE = Actor(kind="device", id="1", label="reader-1")
 def staff(role: str | None, **fields) -> tuple[Client, object]:
     user = UserFactory(roles=[role] if role else [], **fields)
     client = Client()
-    client.force_login(user)
+    login_verified(client, user)
     return client, user
 
 

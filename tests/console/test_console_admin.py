@@ -9,6 +9,7 @@ from casino.api import roles
 from casino.api.models import ApiKey
 from casino.console.admin import ConsoleModelAdmin
 from tests.factories import UserFactory
+from tests.helpers.staff import login_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def test_every_registered_model_admin_is_audited():
 
 
 def test_issuing_an_api_key_in_the_console_shows_the_secret_once_and_is_audited(client, operator):
-    client.force_login(UserFactory(roles=[roles.FLOOR_SUPERVISOR]))
+    login_verified(client, UserFactory(roles=[roles.FLOOR_SUPERVISOR]))
     response = client.post(
         "/admin/api/apikey/add/",
         {"operator": operator.pk, "label": "cashier", "scopes": ["read", "money"]},
@@ -45,7 +46,7 @@ def test_issuing_an_api_key_in_the_console_shows_the_secret_once_and_is_audited(
 
 def test_revoking_in_the_console_asks_for_a_reason_then_calls_the_service(client, api_key):
     key, _ = api_key
-    client.force_login(UserFactory(roles=[roles.FLOOR_SUPERVISOR]))
+    login_verified(client, UserFactory(roles=[roles.FLOOR_SUPERVISOR]))
     url = "/admin/api/apikey/"
     ask = client.post(url, {"action": "revoke", "_selected_action": [key.pk]})
     assert ask.status_code == 200 and b"reason" in ask.content
@@ -74,7 +75,7 @@ def test_revoking_in_the_console_asks_for_a_reason_then_calls_the_service(client
 
 
 def test_pit_boss_cannot_issue_api_keys_in_the_console(client, operator):
-    client.force_login(UserFactory(roles=[roles.PIT_BOSS]))
+    login_verified(client, UserFactory(roles=[roles.PIT_BOSS]))
     response = client.post("/admin/api/apikey/add/", {"operator": operator.pk, "label": "x"})
     assert response.status_code == 403
     assert not ApiKey.objects.filter(label="x").exists()

@@ -9,6 +9,7 @@ from tables import services
 from tables.models import Round, Table, TableChange, VoidRequest
 from tests.console.helpers import ACTOR, DEVICE, act, messages_of, round_with_bet, staff
 from tests.factories import UserFactory, live_table
+from tests.helpers.staff import login_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +158,7 @@ def test_void_requested_by_a_pit_boss_is_approved_only_by_someone_else():
     from django.test import Client
 
     both_client = Client()
-    both_client.force_login(both)
+    login_verified(both_client, both)
     rnd2 = round_with_bet(close=True)[1]
     act(both_client, _action_url("round", rnd2.pk, "void-request"), reason="wrong card")
     own = act(both_client, _action_url("round", rnd2.pk, "void-approve"), reason="ok")

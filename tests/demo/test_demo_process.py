@@ -101,6 +101,8 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         credentials = json.loads(path.read_text())
         urls, key = credentials["urls"], credentials["operator"]["api_key"]
         assert urls["base"] == f"http://127.0.0.1:{port}"
+        for name in ("docs", "health_live", "health_ready", "metrics"):
+            assert urls[name] in printed, name
 
         # the audit chain was verified before the demo served anything
         assert "Audit chain: verified" in printed
@@ -110,6 +112,7 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         # staff login with the file's password
         pitboss = next(x for x in credentials["logins"] if x["username"] == "pitboss")
         wait_until(lambda: _health(urls["health"]), timeout=60, interval=0.5)
+        assert b"casino_http_requests_total" in _metrics(urls, credentials["metrics_token"])
         assert "pitboss" in _staff_login(urls, pitboss["username"], pitboss["password"])
 
         # the README's walk-through: list tables, create a player, fund them, bet, read the round
@@ -167,6 +170,13 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         _queue_delete(env["CELERY_QUEUE"])
         _queue_delete(env["LEDGER_WEBHOOK_QUEUE"])
     assert "Demo stopped." in "".join(output)
+
+
+def _metrics(urls: dict, token: str) -> bytes:
+    headers = {"Authorization": f"Bearer {token}"}
+    request = urllib.request.Request(urls["metrics"], headers=headers)  # noqa: S310
+    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+        return response.read()
 
 
 def _health(url: str) -> bool:

@@ -5,6 +5,7 @@ started last (from its credentials file) without starting anything.
 """
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from casino.demo.credentials import as_text, credentials_path, credentials_read, credentials_write
 from casino.demo.players import players_start
 from casino.demo.seed import demo_audit_verify, demo_seed
+from casino.metrics import multiprocess_dir_clear
 
 
 class Command(BaseCommand):
@@ -49,17 +51,26 @@ class Command(BaseCommand):
         base = f"http://{host}:{port}"
         seeded = demo_seed()
         document = seeded.document(base)
-        path = credentials_write(document)
         report = demo_audit_verify()
-        env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL}
+        # The scraper's token for /api/v1/metrics/ (printed with the URLs); a fresh metrics
+        # directory, so the counters are this run's.
+        metrics_token = os.environ.get("METRICS_TOKEN") or secrets.token_urlsafe(24)
+        document["metrics_token"] = metrics_token
+        path = credentials_write(document)
+        multiprocess_dir_clear()
+        env = {
+            **os.environ,
+            "DATABASE_URL": settings.DATABASE_URL,
+            "METRICS_TOKEN": metrics_token,
+        }
         python = sys.executable
         processes = [
             subprocess.Popen(  # noqa: S603
                 [
                     python,
                     "-m",
-                    "gunicorn",
-                    "casino.wsgi",
+                    "casino.serve",
+                    "web",  # the deployment's entry point (casino/serve.py)
                     "--bind",
                     f"{host}:{port}",
                     "--workers",
@@ -74,16 +85,12 @@ class Command(BaseCommand):
                 [
                     python,
                     "-m",
-                    "celery",
-                    "--quiet",  # no start-up banner over the demo's own
-                    "-A",
-                    "casino",
+                    "casino.serve",
                     "worker",
+                    "--quiet",  # no start-up banner over the demo's own
                     "--beat",
                     "--pool=solo",
                     "--loglevel=WARNING",
-                    "--without-mingle",
-                    "--without-gossip",
                     "--schedule",
                     str(settings.DATA_DIR / "celerybeat-schedule"),
                 ],
@@ -95,19 +102,10 @@ class Command(BaseCommand):
                 [
                     python,
                     "-m",
-                    "celery",
-                    "-A",
-                    "casino",
-                    "worker",
-                    "-Q",
-                    settings.LEDGER_WEBHOOK_QUEUE,
-                    "-n",
-                    "webhooks@%h",
-                    "--pool=threads",
+                    "casino.serve",
+                    "webhooks",
                     "--concurrency=8",
                     "--loglevel=WARNING",
-                    "--without-mingle",
-                    "--without-gossip",
                 ],
                 env=env,
             ),

@@ -1,0 +1,16 @@
+"""gunicorn's configuration for ``python -m casino.serve web`` (command-line options win)."""
+
+import os
+
+bind = os.environ.get("WEB_BIND") or f"0.0.0.0:{os.environ.get('PORT') or '8000'}"
+workers = int(os.environ.get("WEB_WORKERS") or "2")
+# Logs are JSON lines from the application (casino/logs.py); gunicorn's own go to stderr.
+accesslog = None
+errorlog = "-"
+
+
+def child_exit(server, worker):
+    """A web worker exited: its live gauges (stream subscribers) no longer count."""
+    from casino.metrics import process_exited
+
+    process_exited(worker.pid)

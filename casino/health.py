@@ -1,0 +1,205 @@
+"""What operations need to know about the running system: readiness of its dependencies,
+heartbeats of the workers and beat, and the state gauges (settlement backlog, overdue timers,
+queue depth, audit seal lag, last verification) read at scrape time.
+
+Heartbeats live in the shared cache (``CACHE_URL``): each worker process writes its own every
+``HEALTH_HEARTBEAT_EVERY_S`` from a thread started when it is ready, and the ``casino.heartbeat``
+task, which beat schedules, writes beat's (so a stale beat heartbeat means no schedule ran it).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import Count, Min, Q
+from django.utils import timezone
+
+from casino.celery import app as celery_app
+
+HEARTBEAT_KEY = "casino:heartbeat"
+HEARTBEAT_FORGET_S = 3600
+
+
+def _timed(check) -> dict:
+    started = time.perf_counter()
+    try:
+        check()
+    except Exception as exc:  # any failure means "not ready"; the kind is reported, not text
+        return {"ok": False, "error": type(exc).__name__}
+    return {"ok": True, "latency_ms": round((time.perf_counter() - started) * 1000, 2)}
+
+
+def _database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+
+
+def _broker() -> None:
+    with celery_app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=2)
+
+
+def _cache() -> None:
+    cache.get("casino:ready-probe")
+
+
+def readiness() -> dict:
+    """Database, broker and cache: what a web process needs to serve a request."""
+    checks = {"database": _timed(_database), "broker": _timed(_broker), "cache": _timed(_cache)}
+    return {"status": "ok" if all(c["ok"] for c in checks.values()) else "unavailable", **checks}
+
+
+# --- heartbeats ----------------------------------------------------------------------------
+
+
+def heartbeat_write(name: str) -> None:
+    """Record that ``name`` ("beat" or "worker:<hostname>") is alive now."""
+    now = time.time()
+    beats = {
+        other: at
+        for other, at in (cache.get(HEARTBEAT_KEY) or {}).items()
+        if now - at < HEARTBEAT_FORGET_S  # a worker scaled away long ago is forgotten
+    }
+    beats[name] = now
+    cache.set(HEARTBEAT_KEY, beats, timeout=None)
+
+
+def heartbeats() -> dict[str, float]:
+    """Seconds since each process last reported alive."""
+    now = time.time()
+    return {name: round(now - at, 1) for name, at in (cache.get(HEARTBEAT_KEY) or {}).items()}
+
+
+def heartbeat_thread_start(name: str) -> threading.Thread:
+    """Write ``name``'s heartbeat now and then every ``HEALTH_HEARTBEAT_EVERY_S`` (a daemon
+    thread of a worker process: it stops with the process, and so does the heartbeat)."""
+
+    def beat() -> None:
+        from django.db import close_old_connections
+
+        while True:
+            try:
+                heartbeat_write(name)
+            except Exception:  # the cache is down: readiness says so; try again later
+                close_old_connections()
+            time.sleep(settings.HEALTH_HEARTBEAT_EVERY_S)
+
+    thread = threading.Thread(target=beat, name="casino-heartbeat", daemon=True)
+    thread.start()
+    return thread
+
+
+# --- state gauges --------------------------------------------------------------------------
+
+
+@dataclass
+class State:
+    settling: int = 0
+    settling_oldest_s: float = 0.0
+    timers_overdue: dict[str, int] = field(default_factory=dict)
+    queue_depth: dict[str, int] = field(default_factory=dict)
+    unsealed: int = 0
+    seal_lag_s: float = 0.0
+    verification_ok: int = -1
+    verification_age_s: float = -1.0
+    heartbeats: dict[str, float] = field(default_factory=dict)
+
+
+def state_read() -> State:
+    from audit.models import AuditEvent, AuditSeal
+    from audit.selectors import audit_verification_latest
+    from tables.models import Round
+
+    now = timezone.now()
+    state = State()
+    settling = Round.objects.filter(phase=Round.Phase.SETTLING).aggregate(
+        oldest=Min("settling_since"), count=Count("pk")
+    )
+    state.settling = settling["count"]
+    if settling["oldest"]:
+        state.settling_oldest_s = (now - settling["oldest"]).total_seconds()
+    state.timers_overdue = {
+        "betting_close": Round.objects.filter(
+            phase=Round.Phase.OPEN, betting_closes_at__lt=now
+        ).count(),
+        "decision": Round.objects.filter(phase__in=Round.LIVE, decision_deadline__lt=now).count(),
+    }
+    head = AuditSeal.objects.order_by("-seq").values("last_txid", "last_event_id").first()
+    unsealed = AuditEvent.objects.all()
+    if head:
+        unsealed = unsealed.filter(
+            Q(txid__gt=head["last_txid"]) | Q(txid=head["last_txid"], id__gt=head["last_event_id"])
+        )
+    pending = unsealed.aggregate(oldest=Min("occurred_at"), count=Count("pk"))
+    state.unsealed = pending["count"]
+    if pending["oldest"]:
+        state.seal_lag_s = (now - pending["oldest"]).total_seconds()
+    latest = audit_verification_latest()
+    if latest is not None:
+        state.verification_ok = 1 if latest.get("ok") else 0
+        state.verification_age_s = (now - latest["recorded_at"]).total_seconds()
+    state.queue_depth = queue_depths()
+    try:
+        state.heartbeats = heartbeats()
+    except Exception:
+        state.heartbeats = {}
+    return state
+
+
+def queue_depths() -> dict[str, int]:
+    """Messages waiting in the main and webhook queues (a passive declare: creates nothing).
+    A broker that cannot be reached gives no figure (readiness reports it)."""
+    depths = {}
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+            channel = conn.default_channel
+            for queue in (celery_app.conf.task_default_queue, settings.LEDGER_WEBHOOK_QUEUE):
+                try:
+                    depths[queue] = channel.queue_declare(queue=queue, passive=True).message_count
+                except Exception:  # not declared yet: nothing waits in it
+                    depths[queue] = 0
+                    channel = conn.channel()
+    except Exception:
+        return {}
+    return depths
+
+
+def detailed() -> dict:
+    """Readiness, heartbeats and lags against their thresholds (protected: staff or token)."""
+    state = state_read()
+    max_age = settings.HEALTH_HEARTBEAT_MAX_AGE_S
+    checks = {
+        **{k: v for k, v in readiness().items() if k != "status"},
+        "beat": _threshold(state.heartbeats.get("beat"), max_age),
+        "workers": {
+            name.removeprefix("worker:"): _threshold(age, max_age)
+            for name, age in state.heartbeats.items()
+            if name.startswith("worker:")
+        },
+        "seal_lag": _threshold(state.seal_lag_s, settings.HEALTH_SEAL_LAG_MAX_S),
+        "settlement_backlog": {
+            **_threshold(state.settling_oldest_s, settings.HEALTH_SETTLING_MAX_S),
+            "rounds": state.settling,
+        },
+        "audit_verification": {
+            "ok": state.verification_ok == 1,
+            "age_s": state.verification_age_s,
+        },
+        "queue_depth": state.queue_depth,
+    }
+    workers_ok = bool(checks["workers"]) and all(w["ok"] for w in checks["workers"].values())
+    flat = [checks[k]["ok"] for k in ("database", "broker", "cache", "beat", "seal_lag")]
+    flat += [workers_ok, checks["settlement_backlog"]["ok"], checks["audit_verification"]["ok"]]
+    return {"status": "ok" if all(flat) else "degraded", **checks}
+
+
+def _threshold(value: float | None, limit: float) -> dict:
+    if value is None:
+        return {"ok": False, "age_s": None, "max_s": limit}
+    return {"ok": value <= limit, "age_s": round(value, 1), "max_s": limit}
