@@ -104,24 +104,64 @@ def round_current(*, table: Table) -> Round | None:
     )
 
 
+# The rows of a table's stream that may be given out: those of transactions that have finished
+# (no row with a smaller key can commit later), plus the caller's own. "Finished" is judged
+# against the horizon: the oldest transaction id still running in this database (a row's txid
+# is an xid8, a backend's xid 32 bits: widened against the snapshot's xmax, either way, as a
+# transaction may start between the two reads), capped at that xmax. Transactions of other
+# databases on the cluster never write these rows, so they do not hold the stream back. The
+# horizon must be read in a statement BEFORE the rows: a transaction that finishes in between
+# is then visible to the rows' (later) snapshot.
+STREAM_HORIZON_SQL = """
+SELECT least(s.n, min(s.n - CASE WHEN a.d < 2147483648 THEN a.d ELSE a.d - 4294967296 END))
+FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS n) s
+LEFT JOIN LATERAL (
+    SELECT mod(mod(s.n, 4294967296) - backend_xid::text::bigint + 4294967296, 4294967296) AS d
+    FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+) a ON true
+GROUP BY s.n
+"""
+STREAM_FINISHED = "(txid < %s OR txid = pg_current_xact_id_if_assigned()::text::bigint)"
+# The newest key that may be given out, and the newest committed one (which may still wait for
+# an older transaction to finish); each an array [txid, id] or null. Parameters: table, horizon,
+# table.
+STREAM_HEAD_SQL = f"""
+SELECT (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s AND {STREAM_FINISHED}
+        ORDER BY txid DESC, id DESC LIMIT 1),
+       (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s
+        ORDER BY txid DESC, id DESC LIMIT 1)
+"""
+
+
+def stream_horizon() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(STREAM_HORIZON_SQL)
+        return cursor.fetchone()[0]
+
+
 def round_events_after(
     *, table_id: int, after: tuple[int, int], limit: int = 100
 ) -> list[RoundEvent]:
     """The table's stream after the key ``after = (txid, id)``, in key order, up to the rows of
-    finished transactions only (below the snapshot's xmin: no row with a smaller key can commit
-    later), plus the caller's own transaction's rows."""
+    finished transactions only (see STREAM_HORIZON_SQL)."""
+    horizon = stream_horizon()
     return list(
         RoundEvent.objects.filter(table_id=table_id)
-        .extra(
-            where=[
-                "(txid, id) > (%s, %s)",
-                "(txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
-                " OR txid = pg_current_xact_id_if_assigned()::text::bigint)",
-            ],
-            params=[after[0], after[1]],
+        .extra(  # noqa: S610 - constant SQL, parameters bound
+            where=["(txid, id) > (%s, %s)", STREAM_FINISHED],
+            params=[after[0], after[1], horizon],
         )
         .order_by("txid", "id")[:limit]
     )
+
+
+def round_events_head(*, table_id: int) -> tuple[int, int] | None:
+    """The key of the table's newest event that may be given out."""
+    horizon = stream_horizon()
+    with connection.cursor() as cursor:
+        cursor.execute(STREAM_HEAD_SQL, [table_id, horizon, table_id])
+        head = cursor.fetchone()[0]
+    return (int(head[0]), int(head[1])) if head else None
 
 
 def caller_actions(state: eng.RoundState, *, player_id: int | None) -> list[dict[str, Any]]:

@@ -3,13 +3,13 @@
 from django.urls import path
 from django.views.decorators.cache import never_cache
 
-from tables import views
+from tables import streams, views
 
 urlpatterns = [
     path("tables/", views.TableListView.as_view(), name="table-list"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table-detail"),
     path("tables/<int:pk>/round/", views.TableCurrentRoundView.as_view(), name="table-round"),
-    path("tables/<int:pk>/events/", views.TableEventsView.as_view(), name="table-events"),
+    path("tables/<int:pk>/events/", streams.TableEventsView.as_view(), name="table-events"),
     path("tables/<int:pk>/open/", views.TableOpenView.as_view(), name="table-open"),
     path("tables/<int:pk>/pause/", views.TablePauseView.as_view(), name="table-pause"),
     path("tables/<int:pk>/resume/", views.TableResumeView.as_view(), name="table-resume"),

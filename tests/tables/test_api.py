@@ -1,7 +1,10 @@
 """The tables API end to end: roles, scoping, idempotent bets, cards, decisions, the live
 stream, late bets, void with two people."""
 
+import json
+
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth.models import User
 
 from audit.models import AuditEvent
@@ -9,7 +12,7 @@ from casino.api import roles
 from casino.errors import ValidationFailed
 from conftest import wait_until
 from tables import selectors, services
-from tables.models import Round
+from tables.models import Round, RoundEvent
 from tests.factories import TableFactory, UserFactory, funded_player, live_table
 
 from .conftest import ACTOR, DEVICE, balance
@@ -29,7 +32,10 @@ def _post(client, url, data=None, key=None):
 
 
 def _stream(response) -> str:
-    return b"".join(response.streaming_content).decode()
+    async def read() -> bytes:
+        return b"".join([part async for part in response.streaming_content])
+
+    return async_to_sync(read)().decode()
 
 
 def test_a_round_through_the_api(client_for, table, operator):
@@ -79,13 +85,20 @@ def test_a_round_through_the_api(client_for, table, operator):
     assert _post(device, f"/api/v1/rounds/{rid}/cards/", {"card": "8S"}).status_code == 200
     assert Round.objects.get(pk=rid).phase == "settling"
 
-    stream = device.get(f"/api/v1/tables/{table.pk}/events/")
-    assert stream.status_code == 200 and stream["Content-Type"] == "text/event-stream"
-    text = _stream(stream)
+    history = device.get(f"/api/v1/tables/{table.pk}/events/", HTTP_LAST_EVENT_ID="0-0")
+    assert history.status_code == 200 and history["Content-Type"] == "text/event-stream"
+    text = _stream(history)
     assert "event: card_dealt" in text and "event: round_opened" in text
     ids = [line[4:] for line in text.splitlines() if line.startswith("id: ")]
+    assert len(ids) == RoundEvent.objects.filter(table=table).count()
     resumed = _stream(device.get(f"/api/v1/tables/{table.pk}/events/", HTTP_LAST_EVENT_ID=ids[-2]))
     assert [line for line in resumed.splitlines() if line.startswith("id: ")] == [f"id: {ids[-1]}"]
+    # Without an id the stream starts from now: the current round, current to the last event.
+    fresh = _stream(device.get(f"/api/v1/tables/{table.pk}/events/")).splitlines()
+    assert fresh[2:4] == [f"id: {ids[-1]}", "event: snapshot"]
+    snapshot = json.loads(fresh[4][len("data: ") :])
+    assert snapshot == device.get(f"/api/v1/rounds/{rid}/").json()
+    assert [line for line in fresh if line.startswith("id: ")] == [f"id: {ids[-1]}"]
 
 
 def test_roles_and_scopes(client_for, table, operator):
