@@ -12,6 +12,7 @@ from django_fsm import can_proceed
 
 from casino.actors import Actor
 from casino.errors import NotFound
+from casino.rows import model_remember
 from tables import lock_objects
 from tables.errors import RoundHeld, RoundSuspended, WrongPhase
 from tables.models import Box, Round, RoundEvent, Table, VoidRequest
@@ -34,7 +35,9 @@ def enqueue(task_name: str, args: list, *, eta: datetime | None = None) -> None:
         try:
             app.send_task(task_name, args=args, eta=eta)
         except Exception:
-            log.warning("could not enqueue %s%s; the sweep will recover it", task_name, args)
+            log.warning(
+                "could not enqueue %s%s; the sweep will recover it", task_name, args, exc_info=True
+            )
 
     transaction.on_commit(send)
 
@@ -66,7 +69,7 @@ def columns_remember(rnd: Round) -> Round:
     those that changed and the state (not the whole row, by a statement built once: fewer
     bytes, no compilation of a 25-column UPDATE per bet). Nobody else changes the row while we
     hold its lock."""
-    rnd._columns_loaded = {name: getattr(rnd, name) for name in _ROUND_COLUMNS}
+    model_remember(rnd, _ROUND_COLUMNS)
     return rnd
 
 
