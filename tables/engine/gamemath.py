@@ -467,7 +467,8 @@ METHOD = (
     "states, dealer final-result distributions computed exactly from the shoe less every card "
     "seen; splits approximated (each split hand played from the shoe less the up card and both "
     "pair cards, other split hands' draws not removed; re-splits with a constant re-pair "
-    "probability); bonus odds exact with suit probabilities; Super Bonus valued at the stake"
+    "probability); bonus odds exact with suit probabilities; Super Bonus valued at the stake "
+    "given, left out without one"
 )
 
 
@@ -827,21 +828,17 @@ def game_maths_by_stake(
     return {s: game_maths(rules, payouts, variant, s, game=g) for s in stakes}
 
 
-def stake_points(payouts: PayoutSchedule, maths: GameMaths | None = None) -> list[int | None]:
-    """Where the RTP by stake is shown: no prize (None, a stake below every tier), each tier's
-    lowest stake and its highest (the next tier's minimum less one minor unit; for the top
-    tier, with ``maths`` at hand, the highest stake at which the prize still changes play)."""
+def stake_points(payouts: PayoutSchedule) -> list[int | None]:
+    """Where the RTP by stake is shown: no prize (None: a stake below every tier), then each
+    tier's lowest stake and, below the top tier, its highest (the next minimum less one minor
+    unit). The top tier has no highest stake: ``hit_7_7_up_to_stake`` in the Super Bonus
+    extras says from where the prize no longer changes play (the RTP then tends to None's)."""
     tiers = payouts.super_bonus_tiers
     points: list[int | None] = [None]
-    for i, (lo, prize) in enumerate(tiers):
+    for i, (lo, _) in enumerate(tiers):
         points.append(lo)
         if i + 1 < len(tiers):
             points.append(tiers[i + 1][0] - 1)
-        elif maths is not None:
-            be = maths.extras["super_bonus"]["hit_7_7_from_prize_multiple"]
-            top = math.floor(prize / be) if be and math.isfinite(be) else None
-            if top is not None and top > lo:
-                points.append(top)
     return points
 
 
