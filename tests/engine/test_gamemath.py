@@ -314,3 +314,22 @@ def test_a_large_prize_turns_splitting_7_7_against_7_into_hitting():
     p7 = 29 / 381  # the third 7: 32 less the dealer's and the player's two, of 384 - 3
     gain = p7 * super_suit_probability(8) * (200 - 100_000 / 2499)
     assert play200 - play40 == pytest.approx(gain, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("raw", "minor"), [(None, None), ("5", 500), ("24.99", 2499), ("25.00", 2500)]
+)
+def test_stake_option_reads_an_amount_in_minor_units(raw, minor):
+    from tables.management.commands._gamecli import stake_minor
+
+    assert stake_minor({"stake": raw}) == minor
+
+
+@pytest.mark.parametrize("raw", ["abc", "0", "-5", "1.001", "NaN", "inf"])
+def test_stake_option_refuses_what_is_not_a_positive_amount(raw):
+    from django.core.management.base import CommandError
+
+    from tables.management.commands._gamecli import stake_minor
+
+    with pytest.raises(CommandError, match="--stake"):
+        stake_minor({"stake": raw})
