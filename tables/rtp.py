@@ -75,11 +75,10 @@ def rtp_by_stake_game_maths(*, rules: RuleSet, payouts: PayoutSchedule) -> dict:
     and from which stake in each tier the prize no longer changes play."""
     from tables.engine import gamemath
 
-    game = gamemath.Game(rules, payouts)
     rows = []
     hit_up_to = {}
-    for stake in gamemath.stake_points(payouts):
-        maths = gamemath.game_maths(rules, payouts, stake=stake, game=game)
+    points = gamemath.stake_points(payouts)
+    for stake, maths in gamemath.game_maths_by_stake(rules, payouts, points).items():
         sb = maths.extras["super_bonus"]
         hit_up_to = sb["hit_7_7_up_to_stake"]
         rows.append(
