@@ -72,7 +72,7 @@ def rtp_by_stake_game_maths(*, rules: RuleSet, payouts: PayoutSchedule) -> dict:
     value per unit stake, and so the strategy and the RTP, depend on the stake): rows of
     ``{"stake": minor units or None (below every tier), "rtp", "envy_per_other_box"}`` (the
     envy bonus, minor units, a player expects per round from each *other* box staked there),
-    and from which stake in each tier the prize no longer changes play."""
+    and from which stake in each tier the prize no longer changes play (and the method)."""
     from tables.engine import gamemath
 
     rows = []
@@ -89,6 +89,7 @@ def rtp_by_stake_game_maths(*, rules: RuleSet, payouts: PayoutSchedule) -> dict:
             }
         )
     return {
+        "method": f"tables.engine.gamemath.game_maths: {maths.method}"[:200],
         "rows": rows,
         "prize_changes_play_up_to_stake": {k: math.floor(v) for k, v in hit_up_to.items()},
     }
@@ -135,10 +136,13 @@ def presets_compute() -> dict[str, dict]:
     out = {}
     for name in PRESETS:
         rules, payouts = get_preset(name)
-        rtp, method = rtp_game_maths(rules=rules, payouts=payouts)
-        entry = {"preset": name, "rtp": str(rtp), "method": method}
-        if payouts.super_bonus_tiers:
-            entry["by_stake"] = rtp_by_stake_game_maths(rules=rules, payouts=payouts)
+        if payouts.super_bonus_tiers:  # the no-prize row is the figure: computed once
+            by_stake = rtp_by_stake_game_maths(rules=rules, payouts=payouts)
+            rtp, method = Decimal(by_stake["rows"][0]["rtp"]), by_stake.pop("method")
+            entry = {"preset": name, "rtp": str(rtp), "method": method, "by_stake": by_stake}
+        else:
+            rtp, method = rtp_game_maths(rules=rules, payouts=payouts)
+            entry = {"preset": name, "rtp": str(rtp), "method": method}
         out[documents_digest(rules, payouts)] = entry
     return out
 
