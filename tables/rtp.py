@@ -123,10 +123,11 @@ def rtp_by_stake_text(by_stake: dict, payouts: PayoutSchedule) -> str:
     envy = max(r["envy_per_other_box"] for r in rows)
     return (
         " · ".join(parts) + f". The prize changes play (7-7 against a "
-        f"{payouts.super_bonus_dealer_rank} is hit) up to {up_to}; above, the RTP falls "
-        f"towards the no-prize figure. Envy bonus: {_money(payouts.envy_bonus)} to every other "
-        f"player per prize paid, about {envy / 100:.6f} per round from each other box where "
-        f"the prize changes play, nothing from the others."
+        f"{payouts.super_bonus_dealer_rank} is hit) up to {up_to}, the RTP falling with the "
+        f"stake to the no-prize figure there; at other stakes 7-7 is split, the prize cannot "
+        f"occur and the RTP is the no-prize figure. Envy bonus: {_money(payouts.envy_bonus)} "
+        f"to every other player per prize paid, about {envy / 100:.6f} per round from each "
+        f"other box where the prize changes play, nothing from the others."
     )
 
 
