@@ -38,6 +38,7 @@ from casino.errors import Conflict
 from casino.money import money_text
 from tables import engine as eng
 from tables import models, selectors, services
+from tables.services.versions import rtp_by_stake
 
 OPERATE = "tables.operate_table"
 DEAL = "tables.deal_round"
@@ -194,10 +195,12 @@ def _rules_preview(*, obj, data):
     if rule_set is None or payouts is None:
         return {"Theoretical RTP": "choose a rule set and a payout schedule"}
     figure = services.rtp_figure(rule_set=rule_set, payout_schedule=payouts)
+    by_stake = rtp_by_stake(rule_set=rule_set, payout_schedule=payouts)
     return {
         "Rule set": str(rule_set),
         "Payout schedule": str(payouts),
         "Theoretical RTP": _rtp_text(figure),
+        **({"RTP by stake (fixed Super Bonus prizes)": by_stake} if by_stake else {}),
         "Method": figure.method,
         "Currently": f"{obj.rule_set} / {obj.payout_schedule}",
     }
