@@ -101,14 +101,18 @@ class _StreamWake:
             )
 
 
-def stream_wake(event: RoundEvent) -> None:
-    """Wake the table's streams when this transaction commits (once per transaction)."""
-    key = (event.txid, event.pk)
+def stream_wake(event: RoundEvent | None, *, table_id: int | None = None) -> None:
+    """Wake the table's streams when this transaction commits (once per transaction). A bet's
+    event is written by the bet's one INSERT, which does not read its key back: it wakes with
+    ``table_id`` only, and the streams read what has committed (a bet an older transaction
+    still hides goes out with the table's next wake)."""
+    table_id = event.table_id if event is not None else table_id
+    key = (event.txid, event.pk) if event is not None else (0, 0)
     for _, func, _ in transaction.get_connection().run_on_commit:
-        if isinstance(func, _StreamWake) and func.table_id == event.table_id:
+        if isinstance(func, _StreamWake) and func.table_id == table_id:
             func.key = max(func.key, key)
             return
-    wake = _StreamWake(event.table_id)
+    wake = _StreamWake(table_id)
     wake.key = key
     transaction.on_commit(wake, robust=True)
 
