@@ -500,6 +500,7 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
                 _admin_url("tables_round_change", rnd.pk),
             )
         )
+    floor_alerts += security_alerts(now=now)
     pits = _pit_groups(rows)
     return Floor(
         rows=rows,
@@ -509,6 +510,3 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
         pits=pits,
         totals=_totals([r for p in pits for r in p.rows]),
     )
-
-    floor_alerts += security_alerts(now=now)
-    return Floor(rows=rows, alerts=floor_alerts, verification=verification, generated_at=now)

@@ -172,6 +172,25 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("table-pause", "POST"): Op("table", PIT, url=_pk("table")),
     ("table-resume", "POST"): Op("table", PIT, url=_pk("table"), reached=CONFLICT),
     ("table-close", "POST"): Op("table", PIT, url=_pk("table"), reached=CONFLICT),
+    ("table-list", "POST"): Op(
+        "casino",
+        PIT,
+        body=lambda w, t: {
+            "casino_id": w.table["X"].casino_id,
+            "code": f"m-{uuid.uuid4().hex[:8]}",
+            "name": "matrix",
+            "rule_set_id": w.table["X"].rule_set_id,
+            "payout_schedule_id": w.table["X"].payout_schedule_id,
+        },
+    ),
+    ("table-clone", "POST"): Op(
+        "table",
+        PIT,
+        url=_pk("table"),
+        body=lambda w, t: {"code": f"m-{uuid.uuid4().hex[:8]}", "name": "matrix"},
+    ),
+    # an open table is refused (409) by the state check, after authorization and scoping
+    ("table-retire", "POST"): Op("table", PIT, url=_pk("table"), reached=CONFLICT | {200}),
     ("table-limits", "POST"): Op(
         "table", PIT, url=_pk("table"), body=lambda w, t: {"min_bet": 100, "max_bet": 5_000}
     ),
