@@ -4,6 +4,11 @@ import os
 
 bind = os.environ.get("WEB_BIND") or f"0.0.0.0:{os.environ.get('PORT') or '8000'}"
 workers = int(os.environ.get("WEB_WORKERS") or "2")
+# gunicorn supervises uvicorn workers serving casino.asgi: streams hold no worker (README
+# "Web server" says why this server, measured).
+worker_class = "uvicorn_worker.UvicornWorker"
+# A stream ends on its own (TABLES_STREAM_SECONDS); a restart waits that long at most.
+graceful_timeout = 5
 # Logs are JSON lines from the application (casino/logs.py); gunicorn's own go to stderr.
 accesslog = None
 errorlog = "-"

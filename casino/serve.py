@@ -21,6 +21,14 @@ def _env(name: str, default: str) -> str:
     return os.environ.get(name) or default
 
 
+def web_command(*, bind: str, workers: int = 2, log_level: str = "warning") -> list[str]:
+    """The web server as ``make demo``, the benchmarks and the live-server tests start it."""
+    return [
+        sys.executable, "-m", "casino.serve", "web",
+        "--bind", bind, "--workers", str(workers), "--log-level", log_level,
+    ]  # fmt: skip
+
+
 def command(name: str, extra: list[str]) -> list[str]:
     python = sys.executable
     if name == "migrate":
@@ -28,7 +36,7 @@ def command(name: str, extra: list[str]) -> list[str]:
         return [python, "-m", "casino.serve", "_migrate", *database, *extra]
     if name == "web":
         return [
-            python, "-m", "gunicorn", "casino.wsgi",
+            python, "-m", "gunicorn", "casino.asgi:application",
             "--config", "python:casino.gunicorn_conf",
             *extra,
         ]  # fmt: skip

@@ -136,6 +136,17 @@ DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 # A persistent connection the server dropped (a database restart) is replaced before the
 # request uses it, instead of failing that request.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Under the ASGI server (casino/asgi.py sets DB_POOL) Django runs each request's sync code in a
+# thread of its own, so a persistent connection per thread would be a new connection per
+# request: a psycopg pool per process instead, a connection lent for each request (Django
+# checks it before lending it, as CONN_HEALTH_CHECKS does).
+if env_bool("DB_POOL"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": env_int("DB_POOL_MIN", 2),
+        "max_size": env_int("DB_POOL_MAX", 20),
+        "timeout": env_int("DB_POOL_TIMEOUT", 10),
+    }
 # Optional owner role for migrations (README "Database roles"): `manage.py migrate --database
 # owner`, while DATABASE_URL connects as the application role with INSERT+SELECT on audit tables.
 MIGRATION_DATABASE_URL = env_str("MIGRATION_DATABASE_URL")
@@ -461,9 +472,13 @@ CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
     "task": "tables.timers_sweep",
     "schedule": env_int("TABLES_TIMERS_SWEEP_EVERY_S", 5),
 }
-# Server-Sent Events of a table (tables/views.py): seconds a stream stays open before the
-# client reconnects with Last-Event-ID; short under test so the API fuzzer never waits.
-TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "test" else 20)
+# Server-Sent Events of a table (tables/streams.py): seconds a stream stays open before the
+# client reconnects with Last-Event-ID (0 under test so the API fuzzer never waits), seconds
+# between heartbeats, and the streams one credential may hold open at once (across processes,
+# counted in the cache).
+TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "test" else 300)
+TABLES_STREAM_HEARTBEAT_SECONDS = env_int("TABLES_STREAM_HEARTBEAT_SECONDS", 15)
+TABLES_STREAMS_PER_CREDENTIAL = env_int("TABLES_STREAMS_PER_CREDENTIAL", 20)
 # A void request holds its round (tables/services/voids.py); nobody deciding within this many
 # seconds expires it and the round carries on.
 TABLES_VOID_REQUEST_EXPIRES_S = env_int("TABLES_VOID_REQUEST_EXPIRES_S", 600)

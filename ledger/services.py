@@ -704,18 +704,50 @@ def _replacement_legs_check(original: Transaction, raw_legs: list[dict]) -> list
         amount_check(abs(amount), field=f"replacement_legs[{index}].amount")
         specs.append((account_id, amount, kind, bet_ref))
     accounts = Account.objects.in_bulk([spec[0] for spec in specs])
+    within = _correction_accounts(original)
     totals: dict[str, int] = defaultdict(int)
     out = []
     for index, (account_id, amount, kind, bet_ref) in enumerate(specs):
         account = accounts.get(account_id)
         if account is None:
             raise ValidationFailed(f"replacement_legs[{index}]: no account {account_id}.")
+        if not within(account):
+            raise Unprocessable(
+                f"replacement_legs[{index}]: account {account.pk} ({account}) is outside "
+                f"transaction {original.pk}: a correction stays within the original's "
+                "operator and accounts.",
+                errors={f"replacement_legs[{index}].account_id": ["outside the original"]},
+            )
         totals[account.currency] += amount
         out.append(LegSpec(account.pk, amount, account.currency, kind, str(bet_ref)[:64]))
     unbalanced = {cur: total for cur, total in totals.items() if total}
     if unbalanced:
         raise Unprocessable(f"Replacement legs do not balance: {unbalanced}.")
     return out
+
+
+def _correction_accounts(original: Transaction):
+    """Which accounts a correction of ``original`` may post to: those the original touched;
+    for a round's posting, also the round's (the wallets that staked in it, the table's
+    stakes in play: a dispute may pay a bet the settlement paid nothing) and the casino's
+    house revenue and bonus pool. A single operator's transaction (deposit, stake...) stays
+    with that operator: a correction never moves money to another operator's accounts."""
+    round_id = original.round_id
+    legs = Leg.objects.filter(
+        **({"transaction": original} if round_id is None else {"transaction__round_id": round_id})
+    )
+    allowed = set(legs.values_list("account_id", flat=True))
+    house_side = (Account.Kind.HOUSE, Account.Kind.BONUS_POOL) if round_id is not None else ()
+
+    def within(account: Account) -> bool:
+        if original.operator_id is not None and account.operator_id not in (
+            None,
+            original.operator_id,
+        ):
+            return False
+        return account.pk in allowed or account.kind in house_side
+
+    return within
 
 
 def correction_request(

@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
 from ledger import views
 
@@ -34,3 +35,8 @@ urlpatterns = [
     ),
     path("operator/webhook/", views.OwnWebhookView.as_view(), name="own-webhook"),
 ]
+
+# Every answer of the ledger is money or a player's data: no browser or proxy keeps a copy
+# (Cache-Control: no-store).
+for _pattern in urlpatterns:
+    _pattern.callback = never_cache(_pattern.callback)

@@ -148,7 +148,13 @@ class PlayerListCreateView(generics.GenericAPIView):
     @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer})
     def post(self, request):
         data = validated(self.InputSerializer, request)
-        operator_id = request_scope(request).operator_id or data.get("operator_id")
+        scope = request_scope(request)
+        if scope.operator_id is not None and data.get("operator_id") not in (
+            None,
+            scope.operator_id,
+        ):
+            raise PermissionDenied("You may create players for your own operator only.")
+        operator_id = scope.operator_or(data.get("operator_id"))
         if operator_id is None:
             raise ValidationFailed("operator_id is required.", errors={"operator_id": ["required"]})
         operator = get_object_or_404(Operator, pk=operator_id)
@@ -582,7 +588,7 @@ class TableAccountingView(APIView):
                     date_from=q.get("date_from"),
                     date_to=q.get("date_to"),
                     table_id=q.get("table"),
-                    operator_id=scope.operator_id or q.get("operator"),
+                    operator_id=scope.operator_or(q.get("operator")),
                     dealer_id=q.get("dealer"),
                     currency=q.get("currency"),
                 ),
@@ -635,7 +641,7 @@ class OperatorEventFeedView(APIView):
         query = self.QuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         q = query.validated_data
-        operator_id = request_scope(request).operator_id or q.get("operator")
+        operator_id = request_scope(request).operator_or(q.get("operator"))
         events = list(
             selectors.operator_event_list(operator_id=operator_id)
             .filter(pk__gt=q["after"])

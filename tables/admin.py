@@ -21,7 +21,6 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince
 
-from casino.api import roles
 from casino.console import selectors as console_selectors
 from casino.console.admin import (
     ConsoleModelAdmin,
@@ -80,11 +79,7 @@ class DealerForm(NoteForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["dealer"].queryset = (
-            get_user_model()
-            .objects.filter(is_active=True, groups__name=roles.DEALER)
-            .order_by("username")
-        )
+        self.fields["dealer"].queryset = selectors.dealer_list().order_by("username")
 
 
 class RulesForm(ReasonForm):

@@ -64,3 +64,11 @@ def engine_error(exc: engine.EngineError) -> DomainError:
     if isinstance(exc, engine.ShoeExhausted):
         return Conflict(detail)
     return Unprocessable(detail)
+
+
+class TooManyStreams(DomainError):
+    """The credential holds as many table streams as it may (``TABLES_STREAMS_PER_CREDENTIAL``)."""
+
+    status = 429
+    code = "too-many-streams"
+    title = "Too many open streams"

@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import QuerySet
 
+from casino.api import roles
 from casino.errors import NotFound
 from tables import engine as eng
 from tables import visibility
-from tables.models import Round, RoundEvent, Table, VoidRequest
+from tables.models import Bet, Round, RoundEvent, Table, VoidRequest
 
 
 def round_state_replay(rnd: Round) -> eng.RoundState:
@@ -77,6 +79,11 @@ def table_get(*, pk: int, table_id: int | None = None) -> Table:
     return table
 
 
+def dealer_list() -> QuerySet:
+    """The staff users who may be a table's dealer of record: active, in the dealer role."""
+    return get_user_model().objects.filter(is_active=True, groups__name=roles.DEALER)
+
+
 def round_get(*, pk: int, table_id: int | None = None) -> Round:
     qs = Round.objects.select_related("table", "rule_set", "payout_schedule").filter(pk=pk)
     if table_id is not None:
@@ -97,24 +104,64 @@ def round_current(*, table: Table) -> Round | None:
     )
 
 
+# The rows of a table's stream that may be given out: those of transactions that have finished
+# (no row with a smaller key can commit later), plus the caller's own. "Finished" is judged
+# against the horizon: the oldest transaction id still running in this database (a row's txid
+# is an xid8, a backend's xid 32 bits: widened against the snapshot's xmax, either way, as a
+# transaction may start between the two reads), capped at that xmax. Transactions of other
+# databases on the cluster never write these rows, so they do not hold the stream back. The
+# horizon must be read in a statement BEFORE the rows: a transaction that finishes in between
+# is then visible to the rows' (later) snapshot.
+STREAM_HORIZON_SQL = """
+SELECT least(s.n, min(s.n - CASE WHEN a.d < 2147483648 THEN a.d ELSE a.d - 4294967296 END))
+FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS n) s
+LEFT JOIN LATERAL (
+    SELECT mod(mod(s.n, 4294967296) - backend_xid::text::bigint + 4294967296, 4294967296) AS d
+    FROM pg_stat_activity WHERE datname = current_database() AND backend_xid IS NOT NULL
+) a ON true
+GROUP BY s.n
+"""
+STREAM_FINISHED = "(txid < %s OR txid = pg_current_xact_id_if_assigned()::text::bigint)"
+# The newest key that may be given out, and the newest committed one (which may still wait for
+# an older transaction to finish); each an array [txid, id] or null. Parameters: table, horizon,
+# table.
+STREAM_HEAD_SQL = f"""
+SELECT (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s AND {STREAM_FINISHED}
+        ORDER BY txid DESC, id DESC LIMIT 1),
+       (SELECT ARRAY[txid, id] FROM tables_roundevent WHERE table_id = %s
+        ORDER BY txid DESC, id DESC LIMIT 1)
+"""
+
+
+def stream_horizon() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(STREAM_HORIZON_SQL)
+        return cursor.fetchone()[0]
+
+
 def round_events_after(
     *, table_id: int, after: tuple[int, int], limit: int = 100
 ) -> list[RoundEvent]:
     """The table's stream after the key ``after = (txid, id)``, in key order, up to the rows of
-    finished transactions only (below the snapshot's xmin: no row with a smaller key can commit
-    later), plus the caller's own transaction's rows."""
+    finished transactions only (see STREAM_HORIZON_SQL)."""
+    horizon = stream_horizon()
     return list(
         RoundEvent.objects.filter(table_id=table_id)
-        .extra(
-            where=[
-                "(txid, id) > (%s, %s)",
-                "(txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
-                " OR txid = pg_current_xact_id_if_assigned()::text::bigint)",
-            ],
-            params=[after[0], after[1]],
+        .extra(  # noqa: S610 - constant SQL, parameters bound
+            where=["(txid, id) > (%s, %s)", STREAM_FINISHED],
+            params=[after[0], after[1], horizon],
         )
         .order_by("txid", "id")[:limit]
     )
+
+
+def round_events_head(*, table_id: int) -> tuple[int, int] | None:
+    """The key of the table's newest event that may be given out."""
+    horizon = stream_horizon()
+    with connection.cursor() as cursor:
+        cursor.execute(STREAM_HEAD_SQL, [table_id, horizon, table_id])
+        head = cursor.fetchone()[0]
+    return (int(head[0]), int(head[1])) if head else None
 
 
 def caller_actions(state: eng.RoundState, *, player_id: int | None) -> list[dict[str, Any]]:
@@ -151,11 +198,29 @@ def _action(action: str, bet_id: str, rng) -> dict[str, Any]:
     }
 
 
-def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str, Any]:
+def _player_shown(rnd: Round, operator_id: int | None):
+    """An engine player id as the caller may see it: every one for casino staff and devices,
+    an operator's own players only for an operator (None for the others)."""
+    if operator_id is None:
+        return int
+    own = {
+        str(pk)
+        for pk in Bet.objects.filter(round=rnd, operator_id=operator_id).values_list(
+            "player_id", flat=True
+        )
+    }
+    return lambda engine_id: int(engine_id) if engine_id in own else None
+
+
+def round_public_state(
+    rnd: Round, *, player_id: int | None = None, operator_id: int | None = None
+) -> dict[str, Any]:
     """What the table shows: cards (face-down cards hidden, a box's own player sees its own),
     whose turn, timers, and the caller's legal actions (``player_id``: the player the operator
-    asks for)."""
+    asks for). For an operator (``operator_id``), other operators' players are anonymous:
+    their bets and boxes show no player id."""
     state = round_state(rnd)
+    shown = _player_shown(rnd, operator_id)
     held = rnd.held_since is not None
     hidden = visibility.dealer_hidden(state)
     dealer_cards = [None if hidden else c.code for c in state.dealer]
@@ -188,7 +253,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
         bets = [
             {
                 "bet_id": k,
-                "player_id": int(state.bets[k].player_id),
+                "player_id": shown(state.bets[k].player_id),
                 "stake": state.bets[k].stake,
                 "behind": state.bets[k].behind,
                 "insurance": state.bets[k].insurance,
@@ -197,7 +262,7 @@ def round_public_state(rnd: Round, *, player_id: int | None = None) -> dict[str,
             for k in box.bet_ids
         ]
         boxes.append(
-            {"number": number, "controller": int(box.controller), "bets": bets, "hands": hands}
+            {"number": number, "controller": shown(box.controller), "bets": bets, "hands": hands}
         )
     return {
         "round_id": rnd.pk,

@@ -87,7 +87,9 @@ class HandStateSerializer(serializers.Serializer):
 
 class BetStateSerializer(serializers.Serializer):
     bet_id = serializers.CharField()
-    player_id = serializers.IntegerField()
+    player_id = serializers.IntegerField(
+        allow_null=True, help_text="null: another operator's player"
+    )
     stake = serializers.IntegerField()
     behind = serializers.BooleanField()
     insurance = serializers.IntegerField()
@@ -96,7 +98,9 @@ class BetStateSerializer(serializers.Serializer):
 
 class BoxStateSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    controller = serializers.IntegerField()
+    controller = serializers.IntegerField(
+        allow_null=True, help_text="the box's player; null: another operator's player"
+    )
     bets = BetStateSerializer(many=True)
     hands = HandStateSerializer(many=True)
 

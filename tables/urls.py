@@ -1,14 +1,15 @@
 """Tables API routes (mounted under /api/v1/ by casino/urls.py)."""
 
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
-from tables import views
+from tables import streams, views
 
 urlpatterns = [
     path("tables/", views.TableListView.as_view(), name="table-list"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table-detail"),
     path("tables/<int:pk>/round/", views.TableCurrentRoundView.as_view(), name="table-round"),
-    path("tables/<int:pk>/events/", views.TableEventsView.as_view(), name="table-events"),
+    path("tables/<int:pk>/events/", streams.TableEventsView.as_view(), name="table-events"),
     path("tables/<int:pk>/open/", views.TableOpenView.as_view(), name="table-open"),
     path("tables/<int:pk>/pause/", views.TablePauseView.as_view(), name="table-pause"),
     path("tables/<int:pk>/resume/", views.TableResumeView.as_view(), name="table-resume"),
@@ -24,8 +25,13 @@ urlpatterns = [
         views.RoundCloseBettingView.as_view(),
         name="round-close-betting",
     ),
-    path("rounds/<int:pk>/bets/", views.RoundBetsView.as_view(), name="round-bets"),
-    path("rounds/<int:pk>/decisions/", views.RoundDecisionsView.as_view(), name="round-decisions"),
+    # Bets and decisions move money: their answers are never stored (Cache-Control: no-store).
+    path("rounds/<int:pk>/bets/", never_cache(views.RoundBetsView.as_view()), name="round-bets"),
+    path(
+        "rounds/<int:pk>/decisions/",
+        never_cache(views.RoundDecisionsView.as_view()),
+        name="round-decisions",
+    ),
     path("rounds/<int:pk>/cards/", views.RoundCardsView.as_view(), name="round-cards"),
     path(
         "rounds/<int:pk>/dealer-decisions/",

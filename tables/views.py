@@ -10,17 +10,10 @@ it (any request: ``cancel_void``), and a floor supervisor approves or rejects it
 
 from __future__ import annotations
 
-import json
-import re
-import time
-
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -136,7 +129,11 @@ class TableCurrentRoundView(APIView):
         rnd = selectors.round_current(table=table)
         if rnd is None:
             raise NotFound(f"Table {table.pk} has played no round yet.")
-        data = selectors.round_public_state(rnd, player_id=player.pk if player else None)
+        data = selectors.round_public_state(
+            rnd,
+            player_id=player.pk if player else None,
+            operator_id=request_scope(request).operator_id,
+        )
         return Response(RoundStateSerializer(data).data)
 
 
@@ -278,80 +275,6 @@ class TableShoesView(APIView):
         return Response(ShoeOutputSerializer(shoe).data, status=status.HTTP_201_CREATED)
 
 
-class EventStreamRenderer(BaseRenderer):
-    media_type = "text/event-stream"
-    format = "event-stream"
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        return json.dumps(data).encode()  # only problem bodies reach a renderer
-
-
-STREAM_MAX_EVENTS = 1000
-STREAM_POLL_SECONDS = 0.5
-# An event id is "<txid>-<id>": the stream's order key (see RoundEvent.txid).
-STREAM_ID = r"^\d{1,19}-\d{1,19}$"
-
-
-class TableEventsView(APIView):
-    """Server-Sent Events: the table's round events as they happen (bets, cards shown, turns,
-    phases). Resume with the ``Last-Event-ID`` header (or ``last_event_id``); the stream ends
-    after ``wait`` seconds and the client reconnects."""
-
-    required_permissions = {"GET": VIEW}
-    renderer_classes = [JSONRenderer, EventStreamRenderer]
-
-    class QuerySerializer(serializers.Serializer):
-        last_event_id = serializers.RegexField(
-            STREAM_ID, required=False, help_text="the id of the last event received"
-        )
-        wait = serializers.IntegerField(min_value=0, max_value=60, required=False)
-
-    @extend_schema(
-        parameters=[QuerySerializer],
-        responses={(200, "text/event-stream"): OpenApiTypes.STR},
-    )
-    def get(self, request, pk: int):
-        query = self.QuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
-        last = query.validated_data.get("last_event_id") or request.headers.get("Last-Event-ID", "")
-        after = _stream_key(last)
-        wait = query.validated_data.get("wait", settings.TABLES_STREAM_SECONDS)
-        response = StreamingHttpResponse(
-            _event_stream(table.pk, after, wait), content_type="text/event-stream"
-        )
-        response["Cache-Control"] = "no-cache"
-        response["X-Accel-Buffering"] = "no"
-        return response
-
-
-def _stream_key(last: str) -> tuple[int, int]:
-    """The key after which to resume; a missing or malformed id starts from the beginning."""
-    if re.match(STREAM_ID, last):
-        txid, pk = last.split("-")
-        return int(txid), int(pk)
-    return (0, 0)
-
-
-def _event_stream(table_id: int, after: tuple[int, int], wait: int):
-    """Poll the table's RoundEvent rows in stream order; bounded in time and in events."""
-    deadline = time.monotonic() + wait
-    sent = 0
-    yield "retry: 2000\n\n"
-    while sent < STREAM_MAX_EVENTS:
-        rows = selectors.round_events_after(table_id=table_id, after=after)
-        for row in rows:
-            after = (row.txid, row.pk)
-            sent += 1
-            body = {"round_id": row.round_id, "seq": row.seq, **row.public}
-            yield f"id: {row.txid}-{row.pk}\nevent: {row.type}\ndata: {json.dumps(body)}\n\n"
-        if time.monotonic() >= deadline:
-            break
-        if not rows:
-            time.sleep(STREAM_POLL_SECONDS)
-
-
 # --- rounds --------------------------------------------------------------------------------
 
 
@@ -362,7 +285,11 @@ class RoundDetailView(APIView):
     def get(self, request, pk: int):
         rnd = selectors.round_get(pk=pk, table_id=_table_scope(request))
         player = _query_player(request)
-        data = selectors.round_public_state(rnd, player_id=player.pk if player else None)
+        data = selectors.round_public_state(
+            rnd,
+            player_id=player.pk if player else None,
+            operator_id=request_scope(request).operator_id,
+        )
         return Response(RoundStateSerializer(data).data)
 
 

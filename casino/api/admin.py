@@ -1,8 +1,10 @@
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.admin import widgets
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 
 from casino.actors import Actor
 from casino.api import services
@@ -110,11 +112,29 @@ class CredentialAdmin(ConsoleModelAdmin):
             return
         credential, raw = self.issue(request, form.cleaned_data)
         obj.pk = credential.pk
-        self.message_user(
-            request,
-            f"New {self.kind} issued. Copy the secret now, it is not shown again: {raw}",
-            messages.WARNING,
-        )
+        obj.prefix = credential.prefix
+        obj.issued_secret = raw  # in memory only, for response_add's page
+
+    def response_add(self, request, obj, post_url_continue=None):
+        """The secret, shown once on this page: never in a message (a cookie), the session or
+        a redirect, and the page itself is never stored (Cache-Control: no-store)."""
+        opts = self.model._meta
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"New {self.kind} issued",
+            "opts": opts,
+            "kind": self.kind,
+            "credential": obj,
+            "secret": obj.issued_secret,
+            "change_url": reverse(
+                f"admin:{opts.app_label}_{opts.model_name}_change",
+                args=[obj.pk],
+                current_app=self.admin_site.name,
+            ),
+        }
+        response = TemplateResponse(request, "console/credential_issued.html", context)
+        add_never_cache_headers(response)
+        return response
 
     @admin.action(description="Revoke the selected credentials", permissions=["change"])
     def revoke(self, request, queryset):

@@ -2,8 +2,8 @@
 
 A credential is refused (401, audited) when unknown, wrong, a rotated-out secret after its
 overlap, revoked or expired, and (403, audited) when the request's address (``REMOTE_ADDR`` as
-Django sees it) is outside its allow-list. Its scopes are checked per view by
-``casino.api.scopes.ScopePermission``."""
+Django sees it) is outside its allow-list or its operator is deactivated. Its scopes are
+checked per view by ``casino.api.scopes.ScopePermission``."""
 
 from datetime import timedelta
 
@@ -29,12 +29,14 @@ from casino.rows import model_first, model_select_sql
 # Touching last_used_at on every request would add a write to the hot path; once a minute is
 # enough to tell a pit boss whether a key is in use (and from where).
 LAST_USED_RESOLUTION = timedelta(minutes=1)
+_BY_PREFIX = "prefix = %s"
 
 
 class _BearerCredentialAuthentication(authentication.BaseAuthentication):
     kind: str
     model: type
     principal: type
+    where = _BY_PREFIX
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request).decode("latin-1")
@@ -43,14 +45,15 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
             return None
         raw = raw.strip()
         prefix = credential_split(raw, kind=self.kind)
-        credential = None
+        credential, owner_inactive = None, False
         if prefix is not None:  # every API request: a statement built once (casino/rows.py)
-            credential = model_first(
-                self.model, model_select_sql(self.model, "prefix = %s"), [prefix]
-            )
+            credential = self._find(self.where, prefix)
+            if credential is None and self.where != _BY_PREFIX:
+                credential = self._find(_BY_PREFIX, prefix)
+                owner_inactive = credential is not None
         now = timezone.now()
         address = request._request.META.get("REMOTE_ADDR", "")
-        refusal = self._refusal(raw, credential, now, address)
+        refusal = self._refusal(raw, credential, now, address, owner_inactive)
         if refusal is not None:
             reason, exception = refusal
             self._refuse(request, prefix, reason)
@@ -58,7 +61,12 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
         self._touch(credential, now, address)
         return self.principal(credential), credential
 
-    def _refusal(self, raw: str, credential, now, address: str) -> tuple[str, Exception] | None:
+    def _find(self, where: str, prefix: str):
+        return model_first(self.model, model_select_sql(self.model, where), [prefix])
+
+    def _refusal(
+        self, raw: str, credential, now, address: str, owner_inactive: bool = False
+    ) -> tuple[str, Exception] | None:
         """Why the credential is refused (the audited reason and the answer), or None."""
         if credential is None:
             return "invalid", exceptions.AuthenticationFailed("Invalid credential.")
@@ -80,6 +88,10 @@ class _BearerCredentialAuthentication(authentication.BaseAuthentication):
         if not address_allowed(address, credential.allowed_networks):
             return "address_not_allowed", exceptions.PermissionDenied(
                 f"This credential may not be used from {address or 'an unknown address'}."
+            )
+        if owner_inactive:
+            return "operator_inactive", exceptions.PermissionDenied(
+                "This key's operator is deactivated: every operation is refused."
             )
         return None
 
@@ -117,6 +129,9 @@ class ApiKeyAuthentication(_BearerCredentialAuthentication):
     kind = "ck"
     model = ApiKey
     principal = ApiKeyPrincipal
+    # A deactivated operator's keys find no row, in the one statement of every request; only
+    # then is the key looked up again, to refuse it for what it is.
+    where = f"{_BY_PREFIX} AND operator_id IN (SELECT id FROM ledger_operator WHERE is_active)"
 
 
 class DeviceTokenAuthentication(_BearerCredentialAuthentication):

@@ -26,6 +26,7 @@ from rest_framework.response import Response
 
 from audit.canonical import canonical_json
 from casino.api.models import IdempotencyRecord
+from casino.api.principals import ApiKeyPrincipal
 from casino.errors import Conflict, Unprocessable, ValidationFailed
 from casino.rows import model_from_row, model_insert, model_select_sql
 
@@ -45,7 +46,11 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 
 
 def _scope(request) -> str:
+    """Whose keys these are: an operator's (every one of its API keys shares them, so a retry
+    through its second key replays), a device's, or a staff user's."""
     user = request.user
+    if isinstance(user, ApiKeyPrincipal):
+        return f"operator:{user.operator_id}"
     return getattr(user, "throttle_key", None) or f"user:{user.pk}"
 
 

@@ -86,7 +86,7 @@ class IdempotencyRecord(models.Model):
     committed, and a rolled-back attempt leaves no record (a retry simply runs again).
     """
 
-    scope = models.CharField(max_length=64)  # the credential: "api_key:7", "user:3", ...
+    scope = models.CharField(max_length=64)  # whose keys: "operator:7", "device:2", "user:3"
     key = models.CharField(max_length=255)
     method = models.CharField(max_length=8)
     path = models.CharField(max_length=255)

@@ -9,6 +9,7 @@ the selectors the views call, which filter by ``request_scope``.
 from rest_framework.permissions import BasePermission
 
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
+from casino.errors import PermissionDenied
 
 
 class RolePermission(BasePermission):
@@ -27,23 +28,57 @@ class RolePermission(BasePermission):
         needed = required[method]
         if isinstance(needed, str):
             needed = (needed,)
-        if getattr(user, "is_superuser", False):
-            return True
-        return user.has_perms(needed)
+        if not (getattr(user, "is_superuser", False) or user.has_perms(needed)):
+            return False
+        if request_scope(request).operator_inactive:
+            raise PermissionDenied(
+                "The operator you act for is deactivated: every operation is refused."
+            )
+        return True
 
 
 class RequestScope:
-    """What part of the casino a principal may see: one operator, one table, or everything."""
+    """What part of the casino a principal may see: one operator, one table, or everything.
 
-    def __init__(self, *, operator_id: int | None = None, table_id: int | None = None):
+    ``operator_id`` 0 matches no operator (a member of an operator's staff with no link).
+    """
+
+    def __init__(
+        self,
+        *,
+        operator_id: int | None = None,
+        table_id: int | None = None,
+        operator_inactive: bool = False,
+    ):
         self.operator_id = operator_id
         self.table_id = table_id
+        self.operator_inactive = operator_inactive
+
+    def operator_or(self, requested: int | None) -> int | None:
+        """The operator a request is limited to: an operator-scoped caller's own whatever it
+        names, else the one a casino staff member names (None: every operator)."""
+        return requested if self.operator_id is None else self.operator_id
 
 
 def request_scope(request) -> RequestScope:
-    user = request.user
+    """The caller's scope: an API key's operator, a device's table, an operator's staff
+    member's operator (the same link the console scopes by), or everything for casino staff."""
+    scope = getattr(request, "_casino_scope", None)
+    if scope is None:
+        scope = request._casino_scope = _scope_of(request.user)
+    return scope
+
+
+def _scope_of(user) -> RequestScope:
     if isinstance(user, ApiKeyPrincipal):
+        # (A deactivated operator's key is refused by its authentication.)
         return RequestScope(operator_id=user.operator_id)
     if isinstance(user, DevicePrincipal):
-        return RequestScope(table_id=user.table_id)
-    return RequestScope()
+        # A dealer's device sees its table, and no operator's players.
+        return RequestScope(operator_id=0, table_id=user.table_id)
+    if user is None or not user.is_authenticated:
+        return RequestScope(operator_id=0)
+    from casino.console.models import operator_link
+
+    operator_id, active = operator_link(user)
+    return RequestScope(operator_id=operator_id, operator_inactive=not active)

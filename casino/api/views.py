@@ -60,7 +60,7 @@ class MeView(APIView):
             "kind": kind,
             "name": user.get_username(),
             "roles": roles,
-            "operator_id": scope.operator_id,
+            "operator_id": scope.operator_id or None,  # (0, "no operator", is internal)
             "table_id": scope.table_id,
         }
         return Response(self.OutputSerializer(data).data)

@@ -27,15 +27,27 @@ class OperatorStaff(models.Model):
 def operator_scope(user) -> int | None:
     """The operator id a console user is limited to, or None for casino staff (no limit).
 
-    Returns 0 (matches nothing) for a member of an operator's staff with no link.
+    Returns 0 (matches nothing) for a member of an operator's staff with no link, or whose
+    operator is deactivated.
     """
+    operator_id, active = operator_link(user)
+    return operator_id if active else 0
+
+
+def operator_link(user) -> tuple[int | None, bool]:
+    """``(operator_scope(user), whether that operator is active)``, in one query for a linked
+    user. A deactivated operator's staff keep their link but every API call is refused."""
     from casino.api import roles
 
     if user.is_superuser:
-        return None
-    link = OperatorStaff.objects.filter(user=user).values_list("operator_id", flat=True).first()
+        return None, True
+    link = (
+        OperatorStaff.objects.filter(user=user)
+        .values_list("operator_id", "operator__is_active")
+        .first()
+    )
     if link is not None:
         return link
     if user.groups.filter(name=roles.OPERATOR_STAFF).exists():
-        return 0
-    return None
+        return 0, True
+    return None, True

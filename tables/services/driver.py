@@ -19,7 +19,7 @@ from tables import engine as eng
 from tables import events, lock_objects, selectors, visibility
 from tables.errors import engine_error
 from tables.models import Bet, Decision, Hand, Round, RoundEvent, Shoe, Shuffle, Table
-from tables.services._common import Phase, columns_remember, enqueue, meta_event
+from tables.services._common import Phase, columns_remember, enqueue, meta_event, stream_wake
 
 # Bets behind and insurance / staking windows: answering keeps the shared window (and its
 # deadline) open for the others still pending.
@@ -115,17 +115,17 @@ class RoundDriver:
         # A card the rules deal without a decision (§6, §7) is marked in the stream and the
         # audit log; the engine payload (the fold input) stays as the engine wrote it.
         forced = isinstance(event, eng.CardDealt) and before.next_card_forced()
-        model_insert(
-            RoundEvent(
-                round=rnd,
-                table_id=rnd.table_id,
-                seq=rnd.seq,
-                type=event.type,
-                payload=payload,
-                public=self._public(before, event, forced=forced),
-                actor=self.actor.describe(),
-            )
+        row = RoundEvent(
+            round=rnd,
+            table_id=rnd.table_id,
+            seq=rnd.seq,
+            type=event.type,
+            payload=payload,
+            public=self._public(before, event, forced=forced),
+            actor=self.actor.describe(),
         )
+        model_insert(row)
+        stream_wake(row)
         events.round_event(
             actor=self.actor,
             round=rnd,

@@ -221,6 +221,11 @@ def decision_make(
         state = play.state
         turn = state.turn()
         me = str(player.pk)
+        if bet_ref is not None and getattr(state.bets.get(bet_ref), "player_id", None) != me:
+            raise ValidationFailed(
+                f"bet_id {bet_ref!r} is not a bet of player {me} in round {rnd.pk}.",
+                errors={"bet_id": ["not this player's bet in this round"]},
+            )
         if turn is None or turn[0] == "dealer":
             raise WrongPhase(f"No player decision is expected now (round {rnd.phase}).")
         if turn[0] == "hand":
@@ -233,6 +238,8 @@ def decision_make(
                     f"{hand_index}."
                 )
             bet_id = state.boxes[turn_box].bet_ids[0]
+            if bet_ref not in (None, bet_id):
+                raise NotYourTurn(f"It is bet {bet_id}'s turn (box {turn_box}), not {bet_ref}'s.")
             event = eng.Decision(turn_box, turn_hand, action, amount)
         else:
             mine = [

@@ -11,7 +11,7 @@ from casino.actors import Actor
 from casino.errors import NotFound, Unprocessable, ValidationFailed
 from ledger.models import Player
 from tables import engine as eng
-from tables import events, lock_objects
+from tables import events, lock_objects, selectors
 from tables.errors import WrongPhase
 from tables.models import (
     Box,
@@ -158,6 +158,10 @@ def table_limits_set(
         )
     with transaction.atomic():
         table = table_locked(table_id)
+        if (table.min_unit if min_unit is None else min_unit) > max_bet:
+            raise ValidationFailed(
+                "min_unit must be at most max_bet.", errors={"min_unit": ["at most max_bet"]}
+            )
         before = _limits(table)
         table.min_bet, table.max_bet, table.box_max = min_bet, max_bet, box_max
         if min_unit is not None:
@@ -196,6 +200,11 @@ def table_rules_set(
 
 def table_dealer_assign(*, actor: Actor, table_id: int, dealer) -> DealerAssignment:
     """Rotate the dealer: ends the current assignment, starts a new one (next round on)."""
+    if not selectors.dealer_list().filter(pk=dealer.pk).exists():
+        raise ValidationFailed(
+            f"{dealer} is not an active member of the dealer role.",
+            errors={"dealer_id": ["not an active dealer"]},
+        )
     with transaction.atomic():
         table = table_locked(table_id)
         now = timezone.now()

@@ -8,6 +8,7 @@ from casino.api import roles
 from ledger import services
 from ledger.errors import FourEyesRequired
 from ledger.models import Account, Correction, Leg, OperatorEvent
+from ledger.postings import house_account_id
 from ledger.selectors import AccountingFilter, ledger_reconcile, table_accounting
 from ledger.services import SettlementLine
 from tests.factories import OperatorFactory, PlayerFactory, TableFactory, UserFactory, WalletFactory
@@ -192,3 +193,56 @@ def test_table_accounting_equals_the_sum_of_legs(client_for):
         .data
     )
     assert mine == []  # the fixture operator has no players at these tables
+
+
+def test_a_correction_cannot_move_money_to_another_operator(client_for):
+    """Issue 14: a correction of B's deposit with legs [A's wallet +1000, B's cash -1000]."""
+    wallet_a = WalletFactory()
+    wallet_b = WalletFactory()
+    fund(wallet_a, 1_000)
+    deposit_b = fund(wallet_b, 1_000)
+    cash_b = Account.objects.get(kind="operator_cash", operator=wallet_b.operator)
+    legs = [
+        {"account_id": wallet_a.pk, "amount": 1_000, "kind": "deposit"},
+        {"account_id": cash_b.pk, "amount": -1_000, "kind": "deposit"},
+    ]
+    refused = client_for(roles.PIT_BOSS).post(
+        "/api/v1/corrections/",
+        {"transaction_id": deposit_b.pk, "reason": "x", "replacement_legs": legs},
+        format="json",
+    )
+    assert refused.status_code == 422
+    assert f"account {wallet_a.pk}" in refused.json()["detail"]
+    assert refused.json()["errors"][0]["field"] == "replacement_legs[0].account_id"
+    assert not Correction.objects.exists()
+    # Nor into the casino's house: a deposit's correction stays with its operator's accounts.
+    legs[0]["account_id"] = house_account_id(Account.Kind.HOUSE, "EUR")
+    with pytest.raises(Exception, match="outside transaction"):
+        services.correction_request(
+            actor=ACTOR, user=UserFactory(), original=deposit_b, reason="x", replacement_legs=legs
+        )
+    # Within B's own accounts it is a correction like any other.
+    legs[0]["account_id"] = wallet_b.pk
+    services.correction_request(
+        actor=ACTOR, user=UserFactory(), original=deposit_b, reason="x", replacement_legs=legs
+    )
+
+
+def test_an_approval_rechecks_that_the_legs_stay_within_the_original(settled_round):
+    """A request made before the rule (or tampered with in the database) is refused when it is
+    approved: the check runs again on approval."""
+    wallet, original = settled_round
+    stranger = WalletFactory()
+    correction = Correction.objects.create(
+        original=original,
+        reason="x",
+        requested_by=UserFactory(),
+        replacement_legs=[
+            {"account_id": stranger.pk, "amount": 100, "kind": "payout", "bet_ref": "b1"},
+            {"account_id": wallet.pk, "amount": -100, "kind": "payout", "bet_ref": "b1"},
+        ],
+    )
+    with pytest.raises(Exception, match="outside transaction"):
+        services.correction_approve(actor=ACTOR, user=UserFactory(), correction=correction)
+    stranger.refresh_from_db()
+    assert stranger.balance == 0

@@ -1,16 +1,21 @@
 """The tables API end to end: roles, scoping, idempotent bets, cards, decisions, the live
 stream, late bets, void with two people."""
 
+import json
+
 import pytest
+from asgiref.sync import async_to_sync
+from django.contrib.auth.models import User
 
 from audit.models import AuditEvent
 from casino.api import roles
+from casino.errors import ValidationFailed
 from conftest import wait_until
 from tables import selectors, services
-from tables.models import Round
-from tests.factories import TableFactory, funded_player, live_table
+from tables.models import Round, RoundEvent
+from tests.factories import TableFactory, UserFactory, funded_player, live_table
 
-from .conftest import balance
+from .conftest import ACTOR, DEVICE, balance
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +32,10 @@ def _post(client, url, data=None, key=None):
 
 
 def _stream(response) -> str:
-    return b"".join(response.streaming_content).decode()
+    async def read() -> bytes:
+        return b"".join([part async for part in response.streaming_content])
+
+    return async_to_sync(read)().decode()
 
 
 def test_a_round_through_the_api(client_for, table, operator):
@@ -77,13 +85,20 @@ def test_a_round_through_the_api(client_for, table, operator):
     assert _post(device, f"/api/v1/rounds/{rid}/cards/", {"card": "8S"}).status_code == 200
     assert Round.objects.get(pk=rid).phase == "settling"
 
-    stream = device.get(f"/api/v1/tables/{table.pk}/events/")
-    assert stream.status_code == 200 and stream["Content-Type"] == "text/event-stream"
-    text = _stream(stream)
+    history = device.get(f"/api/v1/tables/{table.pk}/events/", HTTP_LAST_EVENT_ID="0-0")
+    assert history.status_code == 200 and history["Content-Type"] == "text/event-stream"
+    text = _stream(history)
     assert "event: card_dealt" in text and "event: round_opened" in text
     ids = [line[4:] for line in text.splitlines() if line.startswith("id: ")]
+    assert len(ids) == RoundEvent.objects.filter(table=table).count()
     resumed = _stream(device.get(f"/api/v1/tables/{table.pk}/events/", HTTP_LAST_EVENT_ID=ids[-2]))
     assert [line for line in resumed.splitlines() if line.startswith("id: ")] == [f"id: {ids[-1]}"]
+    # Without an id the stream starts from now: the current round, current to the last event.
+    fresh = _stream(device.get(f"/api/v1/tables/{table.pk}/events/")).splitlines()
+    assert fresh[2:4] == [f"id: {ids[-1]}", "event: snapshot"]
+    snapshot = json.loads(fresh[4][len("data: ") :])
+    assert snapshot == device.get(f"/api/v1/rounds/{rid}/").json()
+    assert [line for line in fresh if line.startswith("id: ")] == [f"id: {ids[-1]}"]
 
 
 def test_roles_and_scopes(client_for, table, operator):
@@ -181,3 +196,63 @@ def test_the_stream_never_skips_an_event_that_commits_late():
         timeout=20,
         message="the stream did not give both events in commit-safe order",
     )
+
+
+def test_only_an_active_dealer_can_be_the_dealer_of_record(client_for, table):
+    """Issue 14: the API made any user (an auditor) the dealer; the service now refuses it for
+    the API and the console alike."""
+    pit = client_for(roles.PIT_BOSS)
+    auditor = UserFactory(roles=[roles.AUDITOR])
+    refused = _post(pit, f"/api/v1/tables/{table.pk}/dealer/", {"dealer_id": auditor.pk})
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["field"] == "dealer_id"
+    table.refresh_from_db()
+    assert table.dealer_id is None
+    with pytest.raises(ValidationFailed):
+        services.table_dealer_assign(actor=ACTOR, table_id=table.pk, dealer=auditor)
+    dealer = UserFactory(roles=[roles.DEALER])
+    assigned = _post(pit, f"/api/v1/tables/{table.pk}/dealer/", {"dealer_id": dealer.pk})
+    assert assigned.status_code == 200 and assigned.json()["dealer_id"] == dealer.pk
+    User.objects.filter(pk=dealer.pk).update(is_active=False)
+    again = _post(pit, f"/api/v1/tables/{table.pk}/dealer/", {"dealer_id": dealer.pk})
+    assert again.status_code == 400
+
+
+def test_inconsistent_limits_are_refused_naming_the_field(client_for, table):
+    pit = client_for(roles.PIT_BOSS)
+    url = f"/api/v1/tables/{table.pk}/limits/"
+    refused = _post(pit, url, {"min_bet": 100, "max_bet": 500, "min_unit": 600})
+    assert refused.status_code == 400
+    assert [e["field"] for e in refused.json()["errors"]] == ["min_unit"]
+    assert _post(pit, url, {"min_bet": 100, "max_bet": 5_000, "min_unit": 600}).status_code == 200
+    # The table's min_unit (600) still applies when the request does not name one.
+    kept = _post(pit, url, {"min_bet": 100, "max_bet": 500})
+    assert kept.status_code == 400 and kept.json()["errors"][0]["field"] == "min_unit"
+    table.refresh_from_db()
+    assert (table.max_bet, table.min_unit) == (5_000, 600)
+
+
+def test_a_decision_naming_a_bet_that_is_not_the_players_is_refused(client_for, table, operator):
+    """Issue 14: a decision's foreign bet_id was silently ignored."""
+    a, b = funded_player(operator=operator), funded_player(operator=operator)
+    stranger = funded_player()  # another operator's player
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bets = {
+        p.pk: services.bet_place(actor=ACTOR, round_id=rnd.pk, player=p, box=box, stake=100)
+        for box, p in ((1, a), (2, b), (3, stranger))
+    }
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    for card in ["AS", "7C", "8C", "9H", "KC", "9D", "9S"]:
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    assert selectors.round_state(Round.objects.get(pk=rnd.pk)).turn()[:2] == ("hand", 2)
+    key = client_for(roles.OPERATOR_INTEGRATION)
+    url = f"/api/v1/rounds/{rnd.pk}/decisions/"
+    seq = Round.objects.get(pk=rnd.pk).seq
+    for n, foreign in enumerate([bets[stranger.pk].ref, bets[a.pk].ref, f"r{rnd.pk + 1}-x"]):
+        decision = {"player_id": b.pk, "action": "stand", "bet_id": foreign}
+        refused = _post(key, url, decision, f"foreign-{n}")
+        assert refused.status_code == 400, refused.json()
+        assert refused.json()["errors"][0]["field"] == "bet_id"
+    assert Round.objects.get(pk=rnd.pk).seq == seq  # nothing played
+    own = {"player_id": b.pk, "action": "stand", "bet_id": bets[b.pk].ref}
+    assert _post(key, url, own, "own").status_code == 200

@@ -191,7 +191,7 @@ def test_limits_and_dealer_changes_are_logged_and_apply_from_the_next_round():
     table = live_table("crown")
     rnd = services.round_open(actor=ACTOR, table_id=table.pk)
     services.table_limits_set(actor=ACTOR, table_id=table.pk, min_bet=500, max_bet=2000)
-    dealer_user = UserFactory()
+    dealer_user = UserFactory(roles=[roles.DEALER])
     services.table_dealer_assign(actor=ACTOR, table_id=table.pk, dealer=dealer_user)
     bet(rnd, funded_player(), 1, 100)  # the round keeps the limits it opened with
     services.round_close_betting(actor=ACTOR, round_id=rnd.pk)

@@ -21,6 +21,7 @@ from casino.demo.credentials import as_text, credentials_path, credentials_read,
 from casino.demo.players import players_start
 from casino.demo.seed import demo_audit_verify, demo_seed
 from casino.metrics import multiprocess_dir_clear
+from casino.serve import web_command
 
 
 class Command(BaseCommand):
@@ -67,17 +68,8 @@ class Command(BaseCommand):
         processes = [
             subprocess.Popen(  # noqa: S603
                 [
-                    python,
-                    "-m",
-                    "casino.serve",
-                    "web",  # the deployment's entry point (casino/serve.py)
-                    "--bind",
-                    f"{host}:{port}",
-                    "--workers",
-                    "2",
+                    *web_command(bind=f"{host}:{port}", workers=2),
                     *(["--access-logfile", "-"] if access_log else []),
-                    "--log-level",
-                    "warning",
                 ],
                 env=env,
             ),
