@@ -86,7 +86,8 @@ def _world() -> tuple[str, int]:
 
 def _run(command: list[str], database_url: str, key: str, player: int) -> tuple[float, float]:
     env = {
-        **os.environ, "CASINO_ENV": "production", "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+        **os.environ, "CASINO_ENV": "production", "SECURE_SSL_REDIRECT": "0",
+        "SECRET_KEY": "bench-" + uuid.uuid4().hex,
         "AUDIT_SIGNING_KEY": "bench-" + uuid.uuid4().hex, "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": "memory://", "ALLOWED_HOSTS": "127.0.0.1", "LOG_LEVEL": "WARNING",
         "CASINO_DATA_DIR": str(ROOT / ".data" / "bench"), "API_THROTTLE_RATE": "1000000/min",

@@ -161,6 +161,7 @@ def _gunicorn(database_url: str) -> subprocess.Popen:
     env = {
         **os.environ,
         "CASINO_ENV": "production",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback, no TLS proxy in front
         "SECRET_KEY": "bench-" + uuid.uuid4().hex,
         "AUDIT_SIGNING_KEY": "bench-audit-" + uuid.uuid4().hex,
         "AUDIT_SIGNING_KEYS": base64.b64encode(os.urandom(32)).decode(),

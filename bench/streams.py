@@ -146,6 +146,7 @@ def _server(database_url: str) -> subprocess.Popen:
     env = {
         **os.environ,
         "CASINO_ENV": "production",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback, no TLS proxy in front
         "SECRET_KEY": "bench-" + uuid.uuid4().hex,
         "AUDIT_SIGNING_KEY": "bench-audit-" + uuid.uuid4().hex,
         "DATABASE_URL": database_url,

@@ -9,6 +9,7 @@ task, which beat schedules, writes beat's (so a stale beat heartbeat means no sc
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -25,13 +26,26 @@ HEARTBEAT_KEY = "casino:heartbeat"
 HEARTBEAT_FORGET_S = 3600
 
 
+log = logging.getLogger(__name__)
+
+
 def _timed(check) -> dict:
     started = time.perf_counter()
     try:
         check()
     except Exception as exc:  # any failure means "not ready"; the kind is reported, not text
+        # The reason goes to the log only: an error's text names hosts, ports, roles and
+        # database names, and the health endpoints are anonymous.
+        log.warning("health: %s unreachable", check.__name__.strip("_"), exc_info=True)
         return {"ok": False, "error": type(exc).__name__}
     return {"ok": True, "latency_ms": round((time.perf_counter() - started) * 1000, 2)}
+
+
+def readiness_public() -> dict:
+    """What an anonymous caller learns: the status and which part is unreachable, nothing
+    about why or how fast."""
+    report = readiness()
+    return {k: ({"ok": v["ok"]} if isinstance(v, dict) else v) for k, v in report.items()}
 
 
 def _database() -> None:

@@ -67,9 +67,8 @@ def live(request):
 
 @get_only
 def ready(request):
-    report = health.readiness()
-    body = {k: ({"ok": v["ok"]} if isinstance(v, dict) else v) for k, v in report.items()}
-    return JsonResponse(body, status=200 if report["status"] == "ok" else 503)
+    report = health.readiness_public()
+    return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
 
 
 @get_only

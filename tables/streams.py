@@ -405,7 +405,7 @@ class TableEventsView(APIView):
             if re.match(STREAM_ID, last):
                 start, snapshot = _key(last.split("-")), None
             else:
-                start, snapshot = self._snapshot(table)
+                start, snapshot = self._snapshot(table, request_scope(request).operator_id)
         except BaseException:
             cache.delete(slot)
             raise
@@ -417,10 +417,12 @@ class TableEventsView(APIView):
         response["X-Accel-Buffering"] = "no"
         return response
 
-    def _snapshot(self, table) -> tuple[Key, bytes]:
+    def _snapshot(self, table, operator_id: int | None) -> tuple[Key, bytes]:
         # The key first: the round read after it reflects at least every event up to it.
         start = selectors.round_events_head(table_id=table.pk) or (0, 0)
         rnd = selectors.round_current(table=table)
-        data = None if rnd is None else RoundStateSerializer(selectors.round_public_state(rnd)).data
+        # As GET rounds/{id}/ shows it to the caller: other operators' players anonymous.
+        state = None if rnd is None else selectors.round_public_state(rnd, operator_id=operator_id)
+        data = None if state is None else RoundStateSerializer(state).data
         body = json.dumps(data, cls=JSONEncoder)
         return start, f"id: {start[0]}-{start[1]}\nevent: snapshot\ndata: {body}\n\n".encode()

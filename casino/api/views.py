@@ -6,9 +6,9 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino import health
 from casino.actors import Actor
 from casino.api import selectors, services
-from casino.api.health import health_report
 from casino.api.inputs import IdField, staff_user, validated
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
@@ -26,10 +26,11 @@ class HealthView(APIView):
         status = serializers.ChoiceField(choices=["ok", "unavailable"])
         database = serializers.DictField()
         broker = serializers.DictField()
+        cache = serializers.DictField()
 
     @extend_schema(responses={200: OutputSerializer, 503: OutputSerializer}, auth=[])
     def get(self, request):
-        report = health_report()
+        report = health.readiness_public()
         code = (
             status.HTTP_200_OK if report["status"] == "ok" else status.HTTP_503_SERVICE_UNAVAILABLE
         )

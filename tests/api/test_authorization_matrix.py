@@ -51,6 +51,8 @@ from tests.factories import (
     funded_player,
     live_table,
 )
+from tests.helpers.staff import login_verified
+from tests.helpers.streams import streamed_content
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +119,12 @@ CONFLICT = frozenset({409})  # the state check answered: authorization and scopi
 OPERATIONS: dict[tuple[str, str], Op] = {
     # --- the platform
     ("health", "GET"): Op("casino", EVERYONE, public=True),
+    ("health-live", "GET"): Op("casino", EVERYONE, public=True),
+    ("health-ready", "GET"): Op("casino", EVERYONE, public=True),
+    # a superuser's session or the scraper's METRICS_TOKEN: none of the matrix's principals
+    ("health-detail", "GET"): Op("casino", set()),
+    ("metrics", "GET"): Op("casino", set()),
+    ("audit-keys", "GET"): Op("casino", EVERYONE, public=True),  # public keys
     ("me", "GET"): Op("casino", STAFF_AND_CREDENTIALS),
     ("api-key-list", "GET"): Op("casino", CASINO_READERS),
     ("api-key-list", "POST"): Op(
@@ -324,6 +332,10 @@ OPERATIONS: dict[tuple[str, str], Op] = {
 IMPLEMENTED = ("get", "post", "put", "patch", "delete")
 
 
+class _GetOnly:
+    def get(self): ...
+
+
 def _api_routes() -> dict[str, tuple[str, type]]:
     """Every named route under /api/v1/: name -> (route, view class)."""
     found: dict[str, tuple[str, type]] = {}
@@ -334,7 +346,11 @@ def _api_routes() -> dict[str, tuple[str, type]]:
             if isinstance(entry, URLResolver):
                 walk(entry.url_patterns, route)
             elif isinstance(entry, URLPattern) and route.startswith("api/v1/"):
-                view = getattr(entry.callback, "cls", None) or entry.callback.view_class
+                view = (
+                    getattr(entry.callback, "cls", None)
+                    or getattr(entry.callback, "view_class", None)
+                    or _GetOnly  # the operational endpoints (casino/ops_views.py: get_only)
+                )
                 assert entry.name not in found, f"two API routes named {entry.name}"
                 found[entry.name] = (route, view)
 
@@ -450,7 +466,7 @@ def _bearer(raw: str) -> APIClient:
 
 def _session(user) -> APIClient:
     client = APIClient()
-    client.force_login(user)
+    login_verified(client, user)
     return client
 
 
@@ -534,12 +550,6 @@ def _send(client: APIClient, method: str, url: str, body):
     )
 
 
-def _content(response) -> bytes:
-    if getattr(response, "streaming", False):
-        return b"".join(response.streaming_content)
-    return response.content
-
-
 def test_no_read_or_write_crosses_a_tenant_boundary(settings):
     settings.TABLES_STREAM_SECONDS = 0
     w = _world()
@@ -559,7 +569,7 @@ def test_no_read_or_write_crosses_a_tenant_boundary(settings):
                 case = f"{method} {url} as {who} ({variant} {tenant})"
                 with transaction.atomic():
                     response = _send(w.clients[who], method, url, body)
-                    content = _content(response)
+                    content = streamed_content(response)
                     status = response.status_code
                     wrote, writes = (now := _writes(writes_sql)) != writes, now
                     if wrote and not 200 <= status < 300:

@@ -23,6 +23,8 @@ from tests.factories import (
     funded_player,
     live_table,
 )
+from tests.helpers.staff import login_verified
+from tests.helpers.streams import streamed_content
 
 pytestmark = pytest.mark.django_db
 ACTOR = Actor.system("tests")
@@ -33,7 +35,7 @@ def _operator_staff(operator=None) -> APIClient:
     if operator is not None:
         OperatorStaff.objects.create(user=user, operator=operator)
     client = APIClient()
-    client.force_login(user)
+    login_verified(client, user)
     return client
 
 
@@ -163,7 +165,7 @@ def test_a_deactivated_operators_staff_are_refused(operator):
 def test_an_issued_secret_is_shown_once_on_a_page_not_in_a_message(
     client, operator, table, url, form, pattern
 ):
-    client.force_login(UserFactory(roles=[roles.FLOOR_SUPERVISOR]))
+    login_verified(client, UserFactory(roles=[roles.FLOOR_SUPERVISOR]))
     response = client.post(url, form(operator, table))
     assert response.status_code == 200  # the page itself, not a redirect carrying a message
     assert "no-store" in response["Cache-Control"]
@@ -205,7 +207,7 @@ def test_an_idempotency_key_is_the_operators_across_its_api_keys(operator):
 
 
 def test_health_tells_an_anonymous_caller_no_error_text(client, monkeypatch):
-    from casino.api import health
+    from casino import health
 
     def broken():
         raise RuntimeError('connection to server at "10.1.2.3", port 5432 failed: role "app"')
@@ -213,7 +215,7 @@ def test_health_tells_an_anonymous_caller_no_error_text(client, monkeypatch):
     monkeypatch.setattr(health, "_database", broken)
     response = client.get("/api/v1/health/")
     assert response.status_code == 503
-    assert response.json()["database"] == {"ok": False, "error": "unreachable"}
+    assert response.json()["database"] == {"ok": False}
     assert "10.1.2.3" not in response.content.decode()
 
 
@@ -233,7 +235,7 @@ def test_a_rounds_state_hides_other_operators_players_from_a_key(client_for, ope
         staff = client_for(roles.PIT_BOSS).get(url).json()
         assert {b["controller"] for b in staff["boxes"]} == {mine.pk, theirs.pk}
     stream = client_for(roles.OPERATOR_INTEGRATION).get(f"/api/v1/tables/{table.pk}/events/")
-    body = b"".join(stream.streaming_content).decode()
+    body = streamed_content(stream).decode()
     assert "bet_placed" in body and f'"player_id": {theirs.pk}' not in body
 
 

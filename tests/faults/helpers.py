@@ -145,6 +145,7 @@ class Gunicorn:
         env = {
             **os.environ,
             "CASINO_ENV": "production",
+            "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback, no TLS proxy in front
             "SECRET_KEY": "faults-" + uuid.uuid4().hex,
             "AUDIT_SIGNING_KEY": "faults-audit-" + uuid.uuid4().hex,
             "AUDIT_SIGNING_KEYS": base64.b64encode(os.urandom(32)).decode(),

@@ -3,6 +3,7 @@
 import pytest
 
 from casino.api import roles
+from tests.helpers.staff import login_verified
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +68,7 @@ def test_detailed_health_reports_heartbeats_and_lags_against_thresholds(client, 
 
     heartbeat_write("beat")
     heartbeat_write("worker:casino@node-1")
-    client.force_login(User.objects.create_superuser("ops", password="x"))
+    login_verified(client, User.objects.create_superuser("ops", password="x"))
     body = client.get("/api/v1/health/detail/").json()
     assert body["beat"]["ok"] is True
     assert body["beat"]["max_s"] == settings.HEALTH_HEARTBEAT_MAX_AGE_S

@@ -4,7 +4,6 @@ stream, late bets, void with two people."""
 import json
 
 import pytest
-from asgiref.sync import async_to_sync
 from django.contrib.auth.models import User
 
 from audit.models import AuditEvent
@@ -14,6 +13,7 @@ from conftest import wait_until
 from tables import selectors, services
 from tables.models import Round, RoundEvent
 from tests.factories import TableFactory, UserFactory, funded_player, live_table
+from tests.helpers.streams import streamed_content
 
 from .conftest import ACTOR, DEVICE, balance
 
@@ -32,10 +32,7 @@ def _post(client, url, data=None, key=None):
 
 
 def _stream(response) -> str:
-    async def read() -> bytes:
-        return b"".join([part async for part in response.streaming_content])
-
-    return async_to_sync(read)().decode()
+    return streamed_content(response).decode()
 
 
 def test_a_round_through_the_api(client_for, table, operator):

@@ -12,6 +12,7 @@ from tables import services
 from tables.models import Round, VoidRequest
 from tests.conftest import bearer_client
 from tests.factories import funded_player, live_table
+from tests.helpers.streams import streamed_content
 
 from .conftest import DEVICE, balance, bet, decide
 
@@ -28,7 +29,9 @@ def _device(table):
 
 
 def _stream_events(client, table) -> list[dict]:
-    text = b"".join(client.get(f"/api/v1/tables/{table.pk}/events/").streaming_content).decode()
+    # from the table's first event (a new stream starts from now, with a snapshot)
+    response = client.get(f"/api/v1/tables/{table.pk}/events/", HTTP_LAST_EVENT_ID="0-0")
+    text = streamed_content(response).decode()
     return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
 
 

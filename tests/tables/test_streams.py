@@ -41,12 +41,13 @@ def server(transactional_db):
     env = {
         **os.environ,
         "CASINO_ENV": "production",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback, no TLS proxy in front
         "SECRET_KEY": "streams-" + uuid.uuid4().hex,
         "AUDIT_SIGNING_KEY": "streams-audit-" + uuid.uuid4().hex,
         "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": "memory://",
         "ALLOWED_HOSTS": "127.0.0.1",
-        "LOG_LEVEL": "ERROR",
+        "LOG_LEVEL": "INFO",
         "CASINO_DATA_DIR": str(ROOT / ".data" / "streams"),
         "TABLES_STREAM_HEARTBEAT_SECONDS": "1",
         "TABLES_STREAMS_PER_CREDENTIAL": str(CAP),
