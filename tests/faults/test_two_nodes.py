@@ -57,6 +57,11 @@ class Node:
             "tables.round_settle" in line and "succeeded" in line for line in self.worker.output
         )
 
+    def pause(self, paused: bool) -> None:
+        """Stop (or continue) the worker, so the broker hands the queue's messages to the
+        other node: which worker takes a message is otherwise up to timing."""
+        self.worker.process.send_signal(signal.SIGSTOP if paused else signal.SIGCONT)
+
     def kill(self) -> None:
         self.worker.process.send_signal(signal.SIGKILL)
         os.killpg(self.web.process.pid, signal.SIGKILL)
@@ -125,40 +130,50 @@ def test_two_nodes_share_the_work_survive_one_killed_and_share_throttles(betting
         assert served == [len(s) for s in slots], [b.log[-1] for b in bettors]
         assert served[0] > 0 and served[1] > 0  # node a (player 0) and node b (player 1)
 
-        # Settlements: rounds to settling one by one until both workers have taken some.
-        # (Generous timeouts: a worker takes a new message only some seconds after the ETA
-        # message of a decision timer reached it, with the prefetch of 1 of acks_late tasks.)
+        # Settlements: each worker settles rounds while the other one is stopped.
         rounds = [(slot[0], Player.objects.get(pk=slot[1])) for s in slots for slot in s]
+        # Each decision arms a timer, an ETA message the worker holds until it is due: short
+        # timers (our decisions come at once, so they find nothing to do) keep workers free.
+        Round.objects.filter(pk__in=[r for r, _ in rounds]).update(decision_seconds=1)
         pending = list(rounds)
-        while pending and not (nodes[0].settled() and nodes[1].settled()):
-            round_id, player = pending.pop(0)
-            _to_settling(round_id, player)
-            wait_until(
-                lambda pk=round_id: Round.objects.get(pk=pk).phase == "settled",
-                timeout=120,
-                message=f"round {round_id} not settled",
-            )
+        for busy, stopped in ((nodes[0], nodes[1]), (nodes[1], nodes[0])):
+            stopped.pause(True)
+            try:
+                for round_id, player in (pending.pop(0), pending.pop(0)):
+                    _to_settling(round_id, player)
+                wait_until(busy.settled, timeout=120, message=f"node {busy.name} settled none")
+            finally:
+                stopped.pause(False)
+        wait_until(
+            lambda: not Round.objects.filter(phase="settling").exists(),
+            timeout=120,
+            message="first rounds not settled",
+        )
         assert nodes[0].settled() > 0 and nodes[1].settled() > 0
         rest = pending
-        assert len(rest) >= 2
 
         # The throttle is shared: the refusals of one address count on both nodes.
         source = f"127.{random.randint(1, 254)}.{random.randint(1, 254)}.{random.randint(2, 254)}"
         statuses = [_refused(nodes[i % 2].web.port, source) for i in range(REFUSALS_PER_WINDOW + 2)]
         assert statuses == [401] * REFUSALS_PER_WINDOW + [429, 429], statuses
 
-        # Node b dies (web and worker, SIGKILL) while its worker settles a round.
+        # Node b dies (web and worker, SIGKILL) while its worker settles a round (node a
+        # stopped until then, so that b takes one).
         seen = len(nodes[1].worker.output)
-        for round_id, player in rest:
-            _to_settling(round_id, player)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not any(
-            "tables.round_settle" in line and "received" in line
-            for line in nodes[1].worker.output[seen:]
-        ):
-            time.sleep(0.005)
-        assert time.monotonic() < deadline, "node b received no settlement"
-        nodes[1].kill()
+        nodes[0].pause(True)
+        try:
+            for round_id, player in rest:
+                _to_settling(round_id, player)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not any(
+                "tables.round_settle" in line and "received" in line
+                for line in nodes[1].worker.output[seen:]
+            ):
+                time.sleep(0.005)
+            assert time.monotonic() < deadline, "node b received no settlement"
+            nodes[1].kill()
+        finally:
+            nodes[0].pause(False)
         # Its unacknowledged message goes back to the queue for node a; the beat's sweep
         # re-sends what a broker might have lost: both are safe to repeat.
         services.settlement_sweep(grace=timedelta(0))
