@@ -9,17 +9,23 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit.reports import REPORTS, Period, report_data, report_generate
+from audit.reports import GROUPINGS, REPORTS, Period, report_data, report_generate
 from casino.actors import Actor
 from casino.api.inputs import MAX_ID, DayField
 
 
 class ReportQuerySerializer(serializers.Serializer):
-    date_from = DayField(required=False, help_text="first UTC day (default: 30 days ago)")
-    date_to = DayField(required=False, help_text="last UTC day (default: today)")
+    date_from = DayField(required=False, help_text="first gaming day (default: 30 days ago)")
+    date_to = DayField(required=False, help_text="last gaming day (default: today)")
     table = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
     player = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, required=False, help_text="player-statement: required"
+    )
+    shift = serializers.SlugField(
+        max_length=20, required=False, help_text="table-shift, dealer: one shift's figures"
+    )
+    grouping = serializers.ChoiceField(
+        choices=GROUPINGS, default="shift", help_text="table-shift: rows per shift or gaming day"
     )
 
 
@@ -31,6 +37,8 @@ def report_query(params) -> dict:
         "period": Period.of(data.get("date_from"), data.get("date_to")),
         "table_id": data.get("table"),
         "player_id": data.get("player"),
+        "shift": data.get("shift"),
+        "grouping": data["grouping"],
     }
 
 

@@ -20,8 +20,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
-from django.db.models.functions import TruncDate
+from django.db.models import Q
 from django.utils import timezone
 
 from audit import events, signing
@@ -34,7 +33,8 @@ from casino.version import software_version
 from ledger.models import Player
 from ledger.selectors import AccountingFilter, hold_pct, table_accounting
 from tables import engine as eng
-from tables.models import PayoutScheduleVersion, Round, RuleSetVersion, Shoe, Table
+from tables.models import PayoutScheduleVersion, RuleSetVersion, Shoe, Table
+from tables.selectors import round_counts, shift_grid
 from tables.services import rtp_figures_ensure
 
 Z95 = 1.959963984540054
@@ -204,58 +204,60 @@ MONEY_COLUMNS = [
 ]
 
 
-def _money(period: Period, table_id: int | None, *, group_by: list[str]) -> list[dict[str, Any]]:
-    """The ledger's table accounting for the period (money counts on the day it was posted)."""
-    filters = AccountingFilter(
-        date_from=period.date_from, date_to=period.date_to, table_id=table_id
-    )
-    return table_accounting(group_by=group_by, filters=filters)
-
-
-def _finished_rounds(period: Period, table_id: int | None):
-    """Rounds settled or voided in the period (on the table, when given)."""
-    rounds = Round.objects.filter(
-        finished_at__gte=period.start,
-        finished_at__lt=period.end,
-        phase__in=[Round.Phase.SETTLED, Round.Phase.VOIDED],
-    )
-    return rounds.filter(table_id=table_id) if table_id else rounds
-
-
 # --- table / shift ---------------------------------------------------------------------------
 
+GROUPINGS = ("shift", "gaming_day")
 
-def table_shift_report(*, period: Period, table_id: int | None = None) -> Report:
-    """Per table and shift (UTC day): rounds, voids, handle, payouts, bonuses, win and hold %."""
-    money = _money(period, table_id, group_by=["table", "day"])
-    rounds = (
-        _finished_rounds(period, table_id)
-        .annotate(day=TruncDate("finished_at", tzinfo=UTC))
-        .values("table_id", "day", "currency")
-        .annotate(rounds=Count("id"), voids=Count("id", filter=Q(phase=Round.Phase.VOIDED)))
+
+def _by_shift(
+    period: Period, table_id: int | None, shift: str | None, group_by: list[str]
+) -> tuple[list[dict[str, Any]], dict[tuple, dict[str, Any]]]:
+    """Money (from the ledger's legs) and round counts per ``group_by`` in the casinos' gaming
+    days ``period`` (only shift ``shift``, when given), keyed alike (``group_by``, currency)."""
+    grid = shift_grid(
+        date_from=period.date_from, date_to=period.date_to, shift=shift, table_id=table_id
     )
+    money = table_accounting(
+        group_by=group_by, filters=AccountingFilter(table_id=table_id), shifts=grid
+    )
+    rounds = {
+        (*(r[d] for d in group_by), r["currency"]): r
+        for r in round_counts(grid=grid, group_by=group_by)
+    }
+    return money, rounds
+
+
+def table_shift_report(
+    *,
+    period: Period,
+    table_id: int | None = None,
+    shift: str | None = None,
+    grouping: str = "shift",
+) -> Report:
+    """Per table and gaming day (and shift, unless ``grouping`` is "gaming_day"), in each
+    casino's time zone: rounds, voids, handle, payouts, bonuses, win and hold %."""
+    if grouping not in GROUPINGS:
+        raise ValidationFailed(
+            f"grouping is one of {', '.join(GROUPINGS)}.", errors={"grouping": ["unknown"]}
+        )
+    dims = ["table", "gaming_day", "shift"] if grouping == "shift" else ["table", "gaming_day"]
+    money, rounds = _by_shift(period, table_id, shift, dims)
     codes = dict(Table.objects.values_list("pk", "code"))
     rows: dict[tuple, dict[str, Any]] = {}
     for item in money:
-        key = (item["table"], item["day"], item["currency"])
-        rows[key] = {"rounds": 0, "voids": 0, **item}
-    for item in rounds:
-        key = (item["table_id"], item["day"], item["currency"])
+        rows[(*(item[d] for d in dims), item["currency"])] = {"rounds": 0, "voids": 0, **item}
+    for key, item in rounds.items():
         row = rows.setdefault(
             key,
             {
-                "table": item["table_id"],
-                "day": item["day"],
-                "currency": item["currency"],
-                "rounds": 0,
-                "voids": 0,
+                **dict(zip([*dims, "currency"], key, strict=True)),
                 **dict.fromkeys(MONEY, 0),
                 "hold_pct": None,
             },
         )
         row.update(rounds=item["rounds"], voids=item["voids"])
     out = []
-    for key in sorted(rows, key=lambda k: (codes.get(k[0], ""), k[1], k[2])):
+    for key in sorted(rows, key=lambda k: (codes.get(k[0], ""), *k[1:])):
         row = rows[key]
         row["table_code"] = codes.get(row["table"], str(row["table"]))
         out.append(row)
@@ -263,10 +265,11 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
         kind="table-shift",
         title="Table and shift report",
         period=period,
-        parameters={"table": table_id},
+        parameters={"table": table_id, "shift": shift, "grouping": grouping},
         columns=[
             ("table_code", "Table"),
-            ("day", "Shift (UTC day)"),
+            ("gaming_day", "Gaming day"),
+            *([("shift", "Shift")] if grouping == "shift" else []),
             ("currency", "Currency"),
             ("rounds", "Rounds"),
             ("voids", "Voids"),
@@ -278,8 +281,9 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
             "Money from the ledger's legs on player wallets (stored in minor units, shown in the "
             "currency's units): handle = stakes "
             "less refunds, win = handle - payouts - bonuses, hold % = win / handle.",
-            "Money counts on the UTC day it was posted, rounds on the day they finished. "
-            "Shifts are UTC days: the tables app records no shift name on its postings yet.",
+            "Gaming days and shifts are the casino's, in its time zone (its shift plans): money "
+            "counts in the shift it was posted in, rounds in the one they finished in. The "
+            "period's dates are gaming days.",
         ],
     )
 
@@ -287,19 +291,11 @@ def table_shift_report(*, period: Period, table_id: int | None = None) -> Report
 # --- dealer ---------------------------------------------------------------------------------
 
 
-def dealer_report(*, period: Period, table_id: int | None = None) -> Report:
+def dealer_report(
+    *, period: Period, table_id: int | None = None, shift: str | None = None
+) -> Report:
     """Per dealer: rounds dealt, voids, tables, and the money of the rounds they dealt."""
-    money = _money(period, table_id, group_by=["dealer"])
-    rounds = {
-        (r["dealer_id"], r["currency"]): r
-        for r in _finished_rounds(period, table_id)
-        .values("dealer_id", "currency")
-        .annotate(
-            rounds=Count("id"),
-            voids=Count("id", filter=Q(phase=Round.Phase.VOIDED)),
-            tables=Count("table_id", distinct=True),
-        )
-    }
+    money, rounds = _by_shift(period, table_id, shift, ["dealer"])
     rows: dict[tuple, dict[str, Any]] = {}
     for item in money:
         rows[(item["dealer"], item["currency"])] = {
@@ -329,7 +325,7 @@ def dealer_report(*, period: Period, table_id: int | None = None) -> Report:
         kind="dealer",
         title="Dealer report",
         period=period,
-        parameters={"table": table_id},
+        parameters={"table": table_id, "shift": shift},
         columns=[
             ("dealer", "Dealer"),
             ("currency", "Currency"),
@@ -340,7 +336,10 @@ def dealer_report(*, period: Period, table_id: int | None = None) -> Report:
         ],
         rows=out,
         totals=_currency_totals(out, ("rounds", "voids")),
-        notes=["The dealer is the one assigned when the round opened (pinned on the round)."],
+        notes=[
+            "The dealer is the one assigned when the round opened (pinned on the round).",
+            "The period's dates are the casinos' gaming days (in their time zones).",
+        ],
     )
 
 
@@ -800,12 +799,18 @@ REPORTS = {
 
 
 def report_build(
-    kind: str, *, period: Period, table_id: int | None = None, player_id: int | None = None
+    kind: str,
+    *,
+    period: Period,
+    table_id: int | None = None,
+    player_id: int | None = None,
+    shift: str | None = None,
+    grouping: str = "shift",
 ) -> Report:
     if kind == "table-shift":
-        return table_shift_report(period=period, table_id=table_id)
+        return table_shift_report(period=period, table_id=table_id, shift=shift, grouping=grouping)
     if kind == "dealer":
-        return dealer_report(period=period, table_id=table_id)
+        return dealer_report(period=period, table_id=table_id, shift=shift)
     if kind == "player-statement":
         return player_statement(period=period, player_id=player_id)
     if kind == "game-performance":
@@ -824,11 +829,20 @@ def report_generate(
     period: Period,
     table_id: int | None = None,
     player_id: int | None = None,
+    shift: str | None = None,
+    grouping: str = "shift",
     rendering: str = "json",
 ) -> Report:
     """Build a report and record who read it, in which form (``audit.viewed``)."""
     with replica.reads():
-        report = report_build(kind, period=period, table_id=table_id, player_id=player_id)
+        report = report_build(
+            kind,
+            period=period,
+            table_id=table_id,
+            player_id=player_id,
+            shift=shift,
+            grouping=grouping,
+        )
     report.generated_by = actor.label
     report_seal(report)
     events.viewed(
@@ -840,6 +854,8 @@ def report_generate(
             "date_to": period.date_to.isoformat(),
             "table": table_id,
             "player": player_id,
+            "shift": shift,
+            "grouping": grouping,
             "rows": len(report.rows),
             "generated_at": report.generated_at.isoformat(),
             "digest": report.digest,

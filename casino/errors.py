@@ -34,6 +34,13 @@ class PermissionDenied(DomainError):
     title = "Permission denied"
 
 
+class FourEyesRequired(PermissionDenied):
+    """The second person of a four-eyes rule is the first one (void approval, corrections)."""
+
+    code = "four-eyes-required"
+    title = "A second person must approve"
+
+
 class Conflict(DomainError):
     """The request is valid but the current state forbids it (lost a race, wrong phase)."""
 

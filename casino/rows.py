@@ -10,7 +10,9 @@ per process from the model's own metadata and executed as they are:
 - ``model_insert`` / ``model_update``: the values are prepared by each field as
   ``Model.save`` would (defaults, ``auto_now(_add)``, JSON); an insert leaves the columns with
   a database default to the database and sets the new primary keys on the objects. No
-  ``pre_save``/``post_save`` signals are sent: use them for models nothing listens to.
+  ``pre_save``/``post_save`` signals are sent: use them for models nothing listens to;
+- ``model_remember`` / ``model_update_changed``: write back only the columns that changed
+  since the row was read (under its lock).
 
 They run as prepared statements (``execute_prepared``): PostgreSQL plans each once per
 connection instead of on every execution, where planning cost a bet's small statements more
@@ -21,7 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
@@ -221,3 +224,30 @@ def _updating(model: type[Model], attnames: tuple[str, ...]) -> tuple[list, str]
     columns = ", ".join(f"{quote(f.column)} = %s" for f in fields)
     table, pk = quote(model._meta.db_table), quote(model._meta.pk.column)
     return fields, f"UPDATE {table} SET {columns} WHERE {pk} = %s"
+
+
+# The remembered column values, per instance by identity (a Model's == compares primary keys,
+# and two instances of one row are two readings): dropped when the instance is.
+_remembered: dict[int, dict[str, Any]] = {}
+
+
+def model_remember(obj: Model, attnames: Iterable[str]) -> None:
+    """Note ``obj``'s current values of these columns (as read under its row lock: nobody else
+    changes them) for ``model_update_changed``."""
+    key = id(obj)
+    if key not in _remembered:
+        weakref.finalize(obj, _remembered.pop, key, None)
+    _remembered[key] = {name: getattr(obj, name) for name in attnames}
+
+
+def model_remembered(obj: Model) -> bool:
+    return id(obj) in _remembered
+
+
+def model_update_changed(obj: Model, *, always: Sequence[str] = ()) -> None:
+    """``model_update`` of ``always`` and of the remembered columns whose value changed (fewer
+    bytes than the whole row, by statements built once); remembers the values written."""
+    remembered = _remembered[id(obj)]
+    changed = [name for name, value in remembered.items() if getattr(obj, name) != value]
+    model_update(obj, [*always, *changed])
+    model_remember(obj, remembered)

@@ -4,6 +4,7 @@ from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from casino import ops_views
+from casino.api.guide import OperatorGuideView
 from casino.api.problems import bad_request_problem, problem_response
 
 api_v1 = [
@@ -23,6 +24,7 @@ api_v1 = [
         SpectacularSwaggerView.as_view(url_name="schema", throttle_classes=[]),
         name="docs",
     ),
+    path("docs/guide/", OperatorGuideView.as_view(), name="docs-guide"),
 ]
 
 urlpatterns = [

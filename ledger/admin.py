@@ -198,7 +198,7 @@ class CorrectionAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
 
 @admin.register(OperatorEvent)
 class OperatorEventAdmin(OperatorScopedMixin, ReadOnlyConsoleModelAdmin):
-    list_display = ("id", "operator", "kind", "delivery", "attempts", "created_at")
+    list_display = ("public_id", "operator", "kind", "delivery", "attempts", "created_at")
     list_filter = ("delivery", "kind")
     show_full_result_count = False
 

@@ -1,6 +1,7 @@
 """The ledger's domain errors; the API turns each into a problem of its own ``type``."""
 
-from casino.errors import Conflict, PermissionDenied, Unprocessable, ValidationFailed
+from casino.errors import Conflict, Unprocessable, ValidationFailed
+from casino.errors import FourEyesRequired as FourEyesRequired  # one class, raised by both apps
 
 
 class InsufficientFunds(Unprocessable):
@@ -30,11 +31,6 @@ class ReferenceReused(Conflict):
 
     code = "reference-reused"
     title = "Reference already used"
-
-
-class FourEyesRequired(PermissionDenied):
-    code = "four-eyes-required"
-    title = "A second person must approve"
 
 
 class InvalidAmount(ValidationFailed):

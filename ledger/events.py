@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from audit.services import audit_event_record
 from casino.actors import Actor
-from ledger.models import Account, Correction, Operator, Player, Transaction
+from ledger.models import Account, Correction, Operator, OperatorEvent, Player, Transaction
 
 
 def player_created(*, actor: Actor, player: Player) -> None:
@@ -16,13 +16,33 @@ def player_created(*, actor: Actor, player: Player) -> None:
     )
 
 
-def operator_webhook_set(*, actor: Actor, operator: Operator) -> None:
-    """The URL changed and the signing secret was rotated (the secret itself is not logged)."""
+def operator_webhook_set(*, actor: Actor, operator: Operator, rotated: bool) -> None:
+    """The URL or the subscribed event types were set, and the signing secret rotated if
+    ``rotated`` (the secrets themselves are never logged)."""
     audit_event_record(
         name="ledger.operator_webhook_set",
         actor=actor,
         operator_id=operator.pk,
-        payload={"url": operator.webhook_url},
+        payload={
+            "url": operator.webhook_url,
+            "event_types": list(operator.webhook_event_types),
+            "secret_rotated": rotated,
+            "previous_secret_until": (
+                operator.webhook_secret_previous_until.isoformat()
+                if rotated and operator.webhook_secret_previous_until
+                else None
+            ),
+        },
+    )
+
+
+def operator_event_redelivered(*, actor: Actor, event: OperatorEvent, previous: str) -> None:
+    """A past event was queued for delivery again (by the operator or by staff)."""
+    audit_event_record(
+        name="ledger.operator_event_redelivered",
+        actor=actor,
+        operator_id=event.operator_id,
+        payload={"event_id": event.public_id, "kind": event.kind, "previous_delivery": previous},
     )
 
 

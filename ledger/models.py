@@ -16,6 +16,9 @@ Balances (the design choice, see also ``ledger/lock_objects.py``):
   ``SUM(amount)`` over an index-only scan of ``(account_id, amount)``.
 """
 
+import secrets
+
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 from casino.jsontext import JSONText
@@ -36,6 +39,14 @@ class Operator(models.Model):
     # stored encrypted (ledger/sealed.py: read it with ``sealed.unseal``).
     webhook_url = models.URLField(max_length=500, blank=True, default="")
     webhook_secret_sealed = models.TextField(blank=True, default="", editable=False)
+    # Rotation with overlap: until ``webhook_secret_previous_until`` deliveries carry a second
+    # signature made with the previous secret, so a receiver can switch at its own pace.
+    webhook_secret_previous_sealed = models.TextField(blank=True, default="", editable=False)
+    webhook_secret_previous_until = models.DateTimeField(null=True, blank=True, editable=False)
+    # The event types the endpoint subscribes to; empty: every type. The others stay in the feed.
+    webhook_event_types = ArrayField(
+        models.CharField(max_length=40), blank=True, default=list, size=50
+    )
 
     class Meta:
         ordering = ["code"]
@@ -281,6 +292,12 @@ class Correction(models.Model):
         return f"correction #{self.pk} of {self.original_id} ({self.status})"
 
 
+def event_public_id() -> str:
+    """An opaque event id (``evt_`` + 128 random bits): it reveals neither volume nor order.
+    The raw settlement INSERT (ledger/services.py) builds the same shape in SQL."""
+    return "evt_" + secrets.token_hex(16)
+
+
 class OperatorEvent(models.Model):
     """The transactional outbox of operator notifications, and the operator's events feed.
 
@@ -294,7 +311,12 @@ class OperatorEvent(models.Model):
         FAILED = "failed"  # gave up after the last retry; still in the feed
         NOT_CONFIGURED = "not_configured"  # the operator has no webhook URL: feed only
         FEED_ONLY = "feed_only"  # about the webhook itself (its circuit): never sent to it
+        NOT_SUBSCRIBED = "not_subscribed"  # a type the endpoint does not subscribe to: feed only
 
+    # The id operators see (feed, webhook-id header, redelivery path); the pk stays internal.
+    public_id = models.CharField(
+        max_length=40, unique=True, default=event_public_id, editable=False
+    )
     operator = models.ForeignKey(Operator, on_delete=models.PROTECT, related_name="events")
     kind = models.CharField(max_length=40)
     payload = JSONText()  # a round.settled event lists every bet: casino/jsontext.py
@@ -311,6 +333,7 @@ class OperatorEvent(models.Model):
 
     class Meta:
         ordering = ["id"]
+        permissions = [("redeliver_operatorevent", "Can send a past event to the webhook again")]
         indexes = [
             models.Index(
                 fields=["next_attempt_at"],
@@ -326,7 +349,7 @@ class OperatorEvent(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.kind} for {self.operator_id}"
+        return f"{self.public_id} {self.kind} for {self.operator_id}"
 
 
 class WebhookAttempt(models.Model):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import date, datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 
 from django.db import connection
@@ -134,6 +134,26 @@ ACCOUNTING_DIMENSIONS = {
     "dealer": "t.dealer_id",
 }
 
+# With a ShiftGrid: the casino's real gaming day and shift instead of the UTC day and the
+# posting's own label.
+SHIFT_DIMENSIONS = {
+    **{k: v for k, v in ACCOUNTING_DIMENSIONS.items() if k not in ("day", "shift")},
+    "gaming_day": "s.gaming_day",
+    "shift": "s.shift",
+}
+
+
+@dataclass(frozen=True)
+class ShiftGrid:
+    """Gaming days and shifts for table accounting, computed by the tables app (which knows the
+    casinos' time zones and shift plans) and passed in as plain values: each table's casino and
+    each casino's shifts as UTC intervals [start, end). A leg counts in the shift containing its
+    transaction's ``posted_at``; postings outside every interval are left out, so the grid's
+    gaming days are the period."""
+
+    table_casino: dict[int, int]
+    spans: list[tuple[int, date, str, datetime, datetime]]  # casino, gaming day, shift, start, end
+
 
 @dataclass(frozen=True)
 class AccountingFilter:
@@ -152,7 +172,9 @@ def hold_pct(win: int, handle: int) -> Decimal | None:
     return (Decimal(win) * 100 / Decimal(handle)).quantize(Decimal("0.01"), ROUND_HALF_EVEN)
 
 
-def table_accounting(*, group_by: list[str], filters: AccountingFilter) -> list[dict]:
+def table_accounting(
+    *, group_by: list[str], filters: AccountingFilter, shifts: ShiftGrid | None = None
+) -> list[dict]:
     """Handle, payouts, bonuses, win and hold % over the legs of player wallets at tables.
 
     handle = stakes debited minus stakes refunded; payouts = stake returned plus winnings;
@@ -161,14 +183,31 @@ def table_accounting(*, group_by: list[str], filters: AccountingFilter) -> list[
     UTC posting days (a stake counts on the day it was placed, a payout on the day it was
     paid). Since every transaction balances, the win equals the sum of the same transactions'
     legs on the house side (stakes in play, house, bonus pool), which the tests check.
+
+    With ``shifts``, the period is the grid's gaming days (``date_from``/``date_to`` are not
+    applied) and ``gaming_day`` and ``shift`` group by the casino's real shifts.
     """
-    unknown = set(group_by) - ACCOUNTING_DIMENSIONS.keys()
+    dimensions = ACCOUNTING_DIMENSIONS if shifts is None else SHIFT_DIMENSIONS
+    unknown = set(group_by) - dimensions.keys()
     if unknown:
         raise ValueError(f"unknown dimensions {sorted(unknown)}")
-    dims = [d for d in ACCOUNTING_DIMENSIONS if d in group_by]
-    select = [f"{ACCOUNTING_DIMENSIONS[d]} AS {d}" for d in dims]
+    dims = [d for d in dimensions if d in group_by]
+    select = [f"{dimensions[d]} AS {d}" for d in dims]
     where = ["a.kind = 'wallet'", "t.table_id IS NOT NULL"]
     params: list = []
+    joins = ""
+    if shifts is not None:
+        columns = [list(c) for c in zip(*shifts.spans, strict=True)] or [[]] * 5
+        joins = """
+        JOIN unnest(%s::bigint[], %s::bigint[]) AS tc(table_id, casino_id)
+            ON tc.table_id = t.table_id
+        JOIN unnest(%s::bigint[], %s::date[], %s::text[], %s::timestamptz[], %s::timestamptz[])
+            AS s(casino_id, gaming_day, shift, starts, ends)
+            ON s.casino_id = tc.casino_id AND t.posted_at >= s.starts AND t.posted_at < s.ends
+        """
+        params += [list(shifts.table_casino), list(shifts.table_casino.values())]
+        params += columns
+        filters = replace(filters, date_from=None, date_to=None)
     for column, value in (
         ("t.table_id", filters.table_id),
         ("a.operator_id", filters.operator_id),
@@ -184,7 +223,7 @@ def table_accounting(*, group_by: list[str], filters: AccountingFilter) -> list[
     if filters.date_to is not None:
         where.append(f"{ACCOUNTING_DIMENSIONS['day']} <= %s")
         params.append(filters.date_to)
-    group = [*(ACCOUNTING_DIMENSIONS[d] for d in dims), "l.currency"]
+    group = [*(dimensions[d] for d in dims), "l.currency"]
     sql = f"""
         SELECT {", ".join([*select, "l.currency AS currency"])},
             -coalesce(sum(l.amount) FILTER (WHERE l.kind IN ('stake', 'stake_refund')), 0),
@@ -192,7 +231,7 @@ def table_accounting(*, group_by: list[str], filters: AccountingFilter) -> list[
             coalesce(sum(l.amount) FILTER (WHERE l.kind = 'bonus'), 0)
         FROM ledger_leg l
         JOIN ledger_transaction t ON t.id = l.transaction_id
-        JOIN ledger_account a ON a.id = l.account_id
+        JOIN ledger_account a ON a.id = l.account_id{joins}
         WHERE {" AND ".join(where)}
         GROUP BY {", ".join(group)}
         ORDER BY {", ".join(group)}

@@ -10,6 +10,7 @@ again.
 
 from __future__ import annotations
 
+import base64
 import re
 import secrets
 import uuid
@@ -25,7 +26,7 @@ from django.utils import timezone
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
 from casino.pgarrays import int_array, text_array
-from ledger import egress, events, lock_objects, notifications, sealed
+from ledger import egress, events, lock_objects, notifications, sealed, webhooks
 from ledger.errors import (
     AlreadySettled,
     FourEyesRequired,
@@ -40,6 +41,7 @@ from ledger.models import (
     Correction,
     Leg,
     Operator,
+    OperatorEvent,
     Player,
     Transaction,
     WebhookCircuit,
@@ -143,24 +145,90 @@ def player_create(*, actor: Actor, operator, external_ref: str, display_name: st
     return player
 
 
-def operator_webhook_set(*, actor: Actor, operator, url: str) -> tuple[Operator, str]:
-    """Point the operator's webhooks at ``url`` ("" for the events feed only) and rotate the
-    signing secret: (operator, the new secret, to show once). A target the egress allow-list
-    refuses is a 400 naming ``webhook_url``; the endpoint's circuit starts closed."""
+def webhook_secret_new() -> str:
+    """A Standard Webhooks secret: ``whsec_`` + base64 of 32 random bytes (the signing key)."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+def operator_webhook_set(
+    *,
+    actor: Actor,
+    operator,
+    url: str,
+    event_types: Sequence[str] | None = None,
+    rotate_secret: bool = True,
+) -> tuple[Operator, str | None]:
+    """Point the operator's webhooks at ``url`` ("" for the events feed only), subscribe them
+    to ``event_types`` (empty: every type; None: unchanged) and, unless told not to (or there
+    is no secret yet), rotate the signing secret: (operator, the new secret to show once, or
+    None). The previous secret keeps signing alongside the new one for
+    ``webhooks.SECRET_OVERLAP`` so the receiver can switch without losing a delivery. A target
+    the egress allow-list refuses is a 400 naming ``webhook_url``; the circuit starts closed."""
     if url:
         egress.webhook_target_check(url)
-    secret = secrets.token_hex()
+    if event_types is not None:
+        unknown = sorted(set(event_types) - set(notifications.EVENT_TYPES))
+        if unknown:
+            known = ", ".join(notifications.EVENT_TYPES)
+            raise ValidationFailed(
+                f"Unknown event types: {', '.join(unknown)}.",
+                errors={"event_types": [f"each one of: {known}"]},
+            )
     with transaction.atomic():
         operator = Operator.objects.select_for_update().get(pk=operator.pk)
+        fields = ["webhook_url"]
         operator.webhook_url = url
-        operator.webhook_secret_sealed = sealed.seal(secret)
-        operator.save(update_fields=["webhook_url", "webhook_secret_sealed"])
+        if event_types is not None:
+            operator.webhook_event_types = sorted(set(event_types))
+            fields.append("webhook_event_types")
+        secret = None
+        if rotate_secret or not operator.webhook_secret_sealed:
+            secret = webhook_secret_new()
+            if operator.webhook_secret_sealed:
+                operator.webhook_secret_previous_sealed = operator.webhook_secret_sealed
+                operator.webhook_secret_previous_until = timezone.now() + webhooks.SECRET_OVERLAP
+            operator.webhook_secret_sealed = sealed.seal(secret)
+            fields += [
+                "webhook_secret_sealed",
+                "webhook_secret_previous_sealed",
+                "webhook_secret_previous_until",
+            ]
+        operator.save(update_fields=fields)
         WebhookCircuit.objects.filter(operator=operator).update(
             state=WebhookCircuit.State.CLOSED, consecutive_failures=0, open_until=None,
             probe_until=None,
         )  # fmt: skip
-        events.operator_webhook_set(actor=actor, operator=operator)
+        events.operator_webhook_set(actor=actor, operator=operator, rotated=secret is not None)
     return operator, secret
+
+
+def operator_event_redeliver(*, actor: Actor, event: OperatorEvent) -> OperatorEvent:
+    """Send a past event to the operator's endpoint again, with the same ``webhook-id`` (the
+    receiver de-duplicates on it), as a new series of attempts; audited. Whatever its state
+    (delivered, failed, not subscribed); refused (409) while an attempt is in flight, for
+    events about the webhook itself, and when the operator has no webhook URL."""
+    with transaction.atomic():
+        event = (
+            OperatorEvent.objects.select_for_update().select_related("operator").get(pk=event.pk)
+        )
+        now = timezone.now()
+        if event.delivery == OperatorEvent.Delivery.FEED_ONLY:
+            raise Conflict("This event is about the webhook itself and is never sent to it.")
+        if not event.operator.webhook_url:
+            raise Conflict("The operator has no webhook URL: set one first.")
+        if event.delivery == OperatorEvent.Delivery.PENDING and (
+            event.claimed_until and event.claimed_until > now
+        ):
+            raise Conflict("An attempt to deliver this event is in flight; try again later.")
+        previous = event.delivery
+        event.delivery = OperatorEvent.Delivery.PENDING
+        event.attempts = 0
+        event.next_attempt_at = now
+        event.claimed_until = None
+        event.save(update_fields=["delivery", "attempts", "next_attempt_at", "claimed_until"])
+        events.operator_event_redelivered(actor=actor, event=event, previous=previous)
+        notifications.deliveries_enqueue_on_commit([event.pk])
+    return event
 
 
 def wallet_open(*, actor: Actor, player: Player, currency: str) -> tuple[Account, bool]:
@@ -517,9 +585,9 @@ _STAKE_CHECK_SQL = """
 """
 
 _SETTLED_EVENTS_SQL = """
-    INSERT INTO ledger_operatorevent (operator_id, kind, payload, created_at, transaction_id,
-                                      delivery, attempts, next_attempt_at)
-    SELECT a.operator_id, %(kind)s,
+    INSERT INTO ledger_operatorevent (public_id, operator_id, kind, payload, created_at,
+                                      transaction_id, delivery, attempts, next_attempt_at)
+    SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), a.operator_id, %(kind)s,
            json_build_object(
                'transaction_id', %(txn)s, 'round_id', %(round)s, 'table_id', %(table)s,
                'currency', %(currency)s,
@@ -528,14 +596,17 @@ _SETTLED_EVENTS_SQL = """
                    'stake', u.stake, 'payout', u.payout, 'bonus', u.bonus,
                    'result', u.result, 'bonus_kind', u.bonus_kind) ORDER BY u.n)),
            %(now)s, %(txn)s,
-           CASE WHEN o.webhook_url = '' THEN 'not_configured' ELSE 'pending' END, 0, %(now)s
+           CASE WHEN o.webhook_url = '' THEN 'not_configured'
+                WHEN o.webhook_event_types <> '{}' AND NOT %(kind)s = ANY(o.webhook_event_types)
+                THEN 'not_subscribed'
+                ELSE 'pending' END, 0, %(now)s
     FROM unnest(%(bet_ref)s::text[], %(wallet)s::bigint[], %(stake)s::bigint[],
                 %(payout)s::bigint[], %(bonus)s::bigint[], %(result)s::text[],
                 %(bonus_kind)s::text[]) WITH ORDINALITY
          AS u(bet_ref, wallet_id, stake, payout, bonus, result, bonus_kind, n)
     JOIN ledger_account AS a ON a.id = u.wallet_id
     JOIN ledger_operator AS o ON o.id = a.operator_id
-    GROUP BY a.operator_id, o.webhook_url
+    GROUP BY a.operator_id, o.webhook_url, o.webhook_event_types
     RETURNING id, delivery
 """
 

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 from django.views.decorators.cache import never_cache
 
 from ledger import views
@@ -30,6 +30,11 @@ urlpatterns = [
     ),
     path("table-accounting/", views.TableAccountingView.as_view(), name="table-accounting"),
     path("operator-events/", views.OperatorEventFeedView.as_view(), name="operator-event-feed"),
+    re_path(
+        r"^operator-events/(?P<event_id>evt_[0-9a-f]{32})/redeliver/$",
+        views.OperatorEventRedeliverView.as_view(),
+        name="operator-event-redeliver",
+    ),
     path(
         "operators/<int:pk>/webhook/", views.OperatorWebhookView.as_view(), name="operator-webhook"
     ),

@@ -27,6 +27,7 @@ from casino.api.inputs import (
     validated,
 )
 from casino.api.models import Scope
+from casino.api.pagination import FeedPagination
 from casino.api.permissions import request_scope
 from casino.errors import PermissionDenied, ValidationFailed
 from ledger import selectors, services
@@ -600,7 +601,7 @@ class TableAccountingView(APIView):
 
 
 class OperatorEventOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.CharField(source="public_id", help_text="Opaque; the webhook-id header.")
     operator_id = serializers.IntegerField()
     kind = serializers.CharField()
     created_at = serializers.DateTimeField()
@@ -609,90 +610,137 @@ class OperatorEventOutputSerializer(serializers.Serializer):
     attempts = serializers.IntegerField()
 
 
-class OperatorEventFeedView(APIView):
-    """The operator's events, oldest first, for polling.
+class OperatorEventFeedView(generics.GenericAPIView):
+    """The operator's events, oldest first, for polling (every event, whatever the webhook
+    endpoint subscribes to).
 
-    Pass ``after`` = the last id you processed (the ``next_after`` of the previous page); the
-    feed never ends, so ``next_after`` is always returned (unchanged when nothing is new).
+    Paginated like every list (``cursor``, ``page_size``, ``next``), except that the feed never
+    ends: ``next`` is always a link; follow it to poll for what came after this page.
     """
 
     required_permissions = {"GET": "ledger.view_operatorevent"}
+    serializer_class = OperatorEventOutputSerializer
+    pagination_class = FeedPagination
+    queryset = OperatorEvent.objects.none()  # the schema's model; get() selects the scoped rows
 
     class QuerySerializer(serializers.Serializer):
-        after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_ID)
-        limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=500)
         operator = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("after", OpenApiTypes.INT, description="Last event id seen."),
-            OpenApiParameter("limit", OpenApiTypes.INT),
-            OpenApiParameter("operator", OpenApiTypes.INT, description="Staff only."),
-        ],
-        responses=inline_serializer(
-            "OperatorEventPage",
-            {
-                "results": OperatorEventOutputSerializer(many=True),
-                "next_after": serializers.IntegerField(),
-            },
-        ),
+        parameters=[OpenApiParameter("operator", OpenApiTypes.INT, description="Staff only.")],
+        responses=OperatorEventOutputSerializer(many=True),
     )
     def get(self, request):
         query = self.QuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        q = query.validated_data
-        operator_id = request_scope(request).operator_or(q.get("operator"))
-        events = list(
-            selectors.operator_event_list(operator_id=operator_id)
-            .filter(pk__gt=q["after"])
-            .order_by("pk")[: q["limit"]]
+        operator_id = request_scope(request).operator_or(query.validated_data.get("operator"))
+        page = self.paginate_queryset(selectors.operator_event_list(operator_id=operator_id))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
+class OperatorEventRedeliverView(APIView):
+    """Send a past event to the operator's webhook endpoint again (same ``webhook-id``), as a
+    new series of attempts; audited. An operator's key redelivers its own events; staff any.
+    409 while an attempt is in flight, for the webhook's own circuit events, and when the
+    operator has no webhook URL."""
+
+    required_permissions = {"POST": "ledger.redeliver_operatorevent"}
+    write_scope = Scope.MONEY
+
+    @extend_schema(request=None, responses={202: OperatorEventOutputSerializer})
+    def post(self, request, event_id: str):
+        event = get_object_or_404(
+            selectors.operator_event_list(operator_id=request_scope(request).operator_id),
+            public_id=event_id,
         )
-        body = {
-            "results": OperatorEventOutputSerializer(events, many=True).data,
-            "next_after": events[-1].pk if events else q["after"],
-        }
-        return Response(body)
+        event = services.operator_event_redeliver(actor=Actor.from_request(request), event=event)
+        return Response(OperatorEventOutputSerializer(event).data, status=status.HTTP_202_ACCEPTED)
+
+
+class WebhookInputSerializer(serializers.Serializer):
+    event_types = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        max_length=50,
+        help_text="The event types to deliver (empty: all); omitted: unchanged. "
+        "Others stay in the feed only.",
+    )
+    rotate_secret = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="Issue a new signing secret (shown once). The previous one keeps signing "
+        "alongside it for 24 hours. Always true when there is no secret yet.",
+    )
 
 
 class OperatorWebhookOutputSerializer(serializers.Serializer):
     operator_id = serializers.IntegerField()
     url = serializers.CharField()
-    secret = serializers.CharField(help_text="The new signing secret: shown this once only.")
-
-
-def _webhook_set_response(request, operator: Operator, url: str) -> Response:
-    operator, secret = services.operator_webhook_set(
-        actor=Actor.from_request(request), operator=operator, url=url
+    event_types = serializers.ListField(child=serializers.CharField())
+    secret = serializers.CharField(
+        allow_null=True,
+        help_text="The new signing secret (whsec_...): shown this once only; null when the "
+        "secret was not rotated.",
     )
-    return Response({"operator_id": operator.pk, "url": operator.webhook_url, "secret": secret})
+    previous_secret_until = serializers.DateTimeField(
+        allow_null=True, help_text="Until then deliveries are also signed with the old secret."
+    )
+
+
+def _webhook_set_response(request, operator: Operator, url: str, data: dict) -> Response:
+    operator, secret = services.operator_webhook_set(
+        actor=Actor.from_request(request),
+        operator=operator,
+        url=url,
+        event_types=data.get("event_types"),
+        rotate_secret=data["rotate_secret"],
+    )
+    return Response(
+        {
+            "operator_id": operator.pk,
+            "url": operator.webhook_url,
+            "event_types": operator.webhook_event_types,
+            "secret": secret,
+            "previous_secret_until": _previous_until(operator),
+        }
+    )
+
+
+def _previous_until(operator: Operator):
+    until = operator.webhook_secret_previous_until
+    return until if operator.webhook_secret_previous_sealed and until else None
 
 
 class OperatorWebhookView(APIView):
-    """Staff: an operator's webhook URL; setting it rotates the signing secret (shown once).
-    Refused targets (ledger/egress.py) are a 400 naming ``webhook_url``."""
+    """Staff: an operator's webhook URL and event types; rotates the signing secret (shown
+    once) unless ``rotate_secret`` is false. Refused targets (ledger/egress.py) are a 400
+    naming ``webhook_url``."""
 
     required_permissions = {"POST": "ledger.change_operator"}
     write_scope = Scope.MONEY
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(WebhookInputSerializer):
         url = serializers.CharField(max_length=500, allow_blank=True)
 
     @extend_schema(request=InputSerializer, responses=OperatorWebhookOutputSerializer)
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
-        return _webhook_set_response(request, get_object_or_404(Operator, pk=pk), data["url"])
+        operator = get_object_or_404(Operator, pk=pk)
+        return _webhook_set_response(request, operator, data["url"], data)
 
 
 class OwnWebhookView(APIView):
-    """An operator's API key: its own webhook URL and the state of its circuit breaker; PUT
-    sets the URL ("" for the events feed only) and rotates the signing secret, shown once in
-    the response. Refused targets (ledger/egress.py) are a 400 naming ``webhook_url``."""
+    """An operator's API key: its own webhook URL, subscribed event types and the state of its
+    circuit breaker; PUT sets the URL ("" for the events feed only) and event types, and
+    rotates the signing secret (shown once in the response; the previous one keeps signing
+    alongside for 24 hours) unless ``rotate_secret`` is false. Refused targets
+    (ledger/egress.py) are a 400 naming ``webhook_url``."""
 
     required_permissions = {"GET": "ledger.view_operatorevent", "PUT": "ledger.manage_own_webhook"}
     # Where the operator's money notifications go: a key that may move money may set it.
     write_scope = Scope.MONEY
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(WebhookInputSerializer):
         webhook_url = serializers.CharField(max_length=500, allow_blank=True)
 
     def _operator(self, request) -> Operator:
@@ -707,6 +755,8 @@ class OwnWebhookView(APIView):
             {
                 "operator_id": serializers.IntegerField(),
                 "url": serializers.CharField(),
+                "event_types": serializers.ListField(child=serializers.CharField()),
+                "previous_secret_until": serializers.DateTimeField(allow_null=True),
                 "circuit": serializers.ChoiceField(choices=WebhookCircuit.State.choices),
                 "consecutive_failures": serializers.IntegerField(),
                 "open_until": serializers.DateTimeField(allow_null=True),
@@ -720,6 +770,8 @@ class OwnWebhookView(APIView):
             {
                 "operator_id": operator.pk,
                 "url": operator.webhook_url,
+                "event_types": operator.webhook_event_types,
+                "previous_secret_until": _previous_until(operator),
                 "circuit": circuit.state,
                 "consecutive_failures": circuit.consecutive_failures,
                 "open_until": circuit.open_until,
@@ -729,4 +781,5 @@ class OwnWebhookView(APIView):
     @extend_schema(request=InputSerializer, responses=OperatorWebhookOutputSerializer)
     def put(self, request):
         data = validated(self.InputSerializer, request)
-        return _webhook_set_response(request, self._operator(request), data["webhook_url"])
+        operator = self._operator(request)
+        return _webhook_set_response(request, operator, data["webhook_url"], data)

@@ -1,11 +1,19 @@
 """Signed webhook delivery of operator events: isolated, bounded, with a delivery log.
 
-Each POST carries the event as JSON and three headers:
+Each POST carries the event as JSON, signed by the Standard Webhooks convention
+(https://www.standardwebhooks.com; any of its libraries verifies it, e.g. Python's
+``standardwebhooks.Webhook(secret).verify(body, headers)``):
 
-- ``X-Casino-Event-Id``: the event id (receivers de-duplicate on it: delivery is at least once);
-- ``X-Casino-Timestamp``: Unix seconds when the request was signed;
-- ``X-Casino-Signature``: ``v1=<hex HMAC-SHA256(operator secret, "<timestamp>.<body>")>``.
-  Signing the timestamp with the body lets a receiver refuse replays of old requests.
+- ``webhook-id``: the event's opaque public id (``evt_...``); receivers de-duplicate on it
+  (delivery is at least once, and a redelivery keeps the id);
+- ``webhook-timestamp``: Unix seconds when the request was signed (refuse old ones: replays);
+- ``webhook-signature``: ``v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<body>")>``, where
+  the key is the base64 part of the operator's ``whsec_...`` secret. During a secret rotation's
+  overlap (``SECRET_OVERLAP``) a second, space-separated signature is made with the previous
+  secret, so a receiver still holding it keeps verifying.
+
+An endpoint subscribes to a list of event types (``Operator.webhook_event_types``, empty: all);
+events of other types are ``not_subscribed``: never sent, still in the feed.
 
 A 2xx answer delivers the event. Anything else (an error status, a redirect - never followed -,
 a refused connection, a timeout, a target the egress allow-list refuses) is logged as a
@@ -27,6 +35,7 @@ Isolation (one operator's dead endpoint must not slow anyone else down):
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import time
@@ -46,9 +55,11 @@ from ledger.models import OperatorEvent, WebhookAttempt, WebhookCircuit
 BACKOFF_CAP_SECONDS = 3600
 # A claim outlives the longest attempt (connect + read timeouts) by this margin.
 CLAIM_MARGIN_SECONDS = 30
-SIGNATURE_HEADER = "X-Casino-Signature"
-TIMESTAMP_HEADER = "X-Casino-Timestamp"
-EVENT_ID_HEADER = "X-Casino-Event-Id"
+# After a rotation the previous secret signs alongside the new one for this long.
+SECRET_OVERLAP = timedelta(hours=24)
+ID_HEADER = "webhook-id"
+TIMESTAMP_HEADER = "webhook-timestamp"
+SIGNATURE_HEADER = "webhook-signature"
 CIRCUIT_OPENED = "webhook.circuit_opened"
 CIRCUIT_HALF_OPEN = "webhook.circuit_half_open"
 CIRCUIT_CLOSED = "webhook.circuit_closed"
@@ -57,7 +68,7 @@ CIRCUIT_CLOSED = "webhook.circuit_closed"
 def webhook_body(event: OperatorEvent) -> bytes:
     return canonical_json(
         {
-            "id": event.pk,
+            "id": event.public_id,
             "kind": event.kind,
             "operator_id": event.operator_id,
             "created_at": event.created_at.isoformat(),
@@ -66,9 +77,28 @@ def webhook_body(event: OperatorEvent) -> bytes:
     ).encode("utf-8")
 
 
-def webhook_signature(secret: str, timestamp: int, body: bytes) -> str:
-    mac = hmac.new(secret.encode("utf-8"), f"{timestamp}.".encode() + body, hashlib.sha256)
-    return f"v1={mac.hexdigest()}"
+def _signing_key(secret: str) -> bytes:
+    # As the Standard Webhooks libraries read a secret: the base64 after "whsec_" (secrets set
+    # before this convention, 64 hex characters, are read the same way and still verify).
+    return base64.b64decode(secret.removeprefix("whsec_") + "==")
+
+
+def webhook_signature(secrets: list[str], msg_id: str, timestamp: int, body: bytes) -> str:
+    """The ``webhook-signature`` value: one ``v1,<base64>`` per secret, space-separated."""
+    signed = f"{msg_id}.{timestamp}.".encode() + body
+    return " ".join(
+        "v1," + base64.b64encode(hmac.digest(_signing_key(s), signed, hashlib.sha256)).decode()
+        for s in secrets
+    )
+
+
+def signing_secrets(operator, now: datetime) -> list[str]:
+    """The current secret, then the previous one while the rotation's overlap lasts."""
+    found = [sealed.unseal(operator.webhook_secret_sealed)]
+    until = operator.webhook_secret_previous_until
+    if operator.webhook_secret_previous_sealed and until and until > now:
+        found.append(sealed.unseal(operator.webhook_secret_previous_sealed))
+    return found
 
 
 def backoff_seconds(attempt: int) -> float:
@@ -197,13 +227,15 @@ def _delivery_claim(event_id: int) -> _Claim | DeliveryOutcome:
             circuit.save(update_fields=["probe_until", "changed_at"])
         body = webhook_body(event)
         timestamp = int(time.time())
-        secret = sealed.unseal(operator.webhook_secret_sealed)
+        signature = webhook_signature(
+            signing_secrets(operator, now), event.public_id, timestamp, body
+        )
         headers = {
             "Content-Type": "application/json",
-            "User-Agent": "casino-webhooks/1",
-            EVENT_ID_HEADER: str(event.pk),
+            "User-Agent": "casino-webhooks/2",
+            ID_HEADER: event.public_id,
             TIMESTAMP_HEADER: str(timestamp),
-            SIGNATURE_HEADER: webhook_signature(secret, timestamp, body),
+            SIGNATURE_HEADER: signature,
         }
         return _Claim(event.pk, operator.pk, operator.webhook_url, body, headers, probe)
 

@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import JsonResponse
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -33,9 +34,11 @@ from casino.console.admin import (
     json_block,
 )
 from casino.console.links import audit_links
+from casino.errors import Conflict
 from casino.money import money_text
 from tables import engine as eng
 from tables import models, selectors, services
+from tables.services.versions import rtp_by_stake
 
 OPERATE = "tables.operate_table"
 DEAL = "tables.deal_round"
@@ -80,6 +83,12 @@ class DealerForm(NoteForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["dealer"].queryset = selectors.dealer_list().order_by("username")
+
+
+class CloneForm(NoteForm):
+    code = forms.SlugField(max_length=40, help_text="The new table's code (unique).")
+    name = forms.CharField(max_length=120)
+    field_order = ["code", "name", "reason"]
 
 
 class RulesForm(ReasonForm):
@@ -131,6 +140,32 @@ def _dealer(*, request, obj, actor, data):
     return f"{data['dealer']} deals at {obj.code} from the next round."
 
 
+def _clone(*, request, obj, actor, data):
+    table = services.table_clone(actor=actor, table_id=obj.pk, code=data["code"], name=data["name"])
+    return reverse("admin:tables_table_change", args=[table.pk])
+
+
+def _retire(*, request, obj, actor, data):
+    services.table_retire(actor=actor, table_id=obj.pk)
+    return f"Table {obj.code} is retired."
+
+
+def _dealer_break(*, request, obj, actor, data):
+    services.dealer_break_start(actor=actor, dealer=obj.dealer)
+    return f"{obj.dealer} is on break."
+
+
+def _dealer_back(*, request, obj, actor, data):
+    if services.dealer_break_end(actor=actor, dealer=obj.dealer) is None:
+        raise Conflict(f"{obj.dealer} is not on break.")
+    return f"{obj.dealer} is back from break."
+
+
+def _dealer_release(*, request, obj, actor, data):
+    services.table_dealer_release(actor=actor, table_id=obj.pk)
+    return f"{obj.code} has no dealer now."
+
+
 def _rtp_text(figure: models.RtpFigure) -> str:
     if figure.rtp is None:
         return "pending (the game maths is computing; refresh in a few seconds)"
@@ -160,10 +195,12 @@ def _rules_preview(*, obj, data):
     if rule_set is None or payouts is None:
         return {"Theoretical RTP": "choose a rule set and a payout schedule"}
     figure = services.rtp_figure(rule_set=rule_set, payout_schedule=payouts)
+    by_stake = rtp_by_stake(rule_set=rule_set, payout_schedule=payouts)
     return {
         "Rule set": str(rule_set),
         "Payout schedule": str(payouts),
         "Theoretical RTP": _rtp_text(figure),
+        **({"RTP by stake (fixed Super Bonus prizes)": by_stake} if by_stake else {}),
         "Method": figure.method,
         "Currently": f"{obj.rule_set} / {obj.payout_schedule}",
     }
@@ -253,7 +290,56 @@ TABLE_ACTIONS = (
         permissions=(OPERATE,),
         form=DealerForm,
         initial=lambda t: {"dealer": t.dealer_id},
-        help="The new dealer deals from the next round; the rotation log records it.",
+        help="The new dealer deals from the next round; the rotation log records it. "
+        "A dealer holding another table is refused: relieve them there first.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="clone",
+        label="Clone table",
+        perform=_clone,
+        permissions=(OPERATE,),
+        form=CloneForm,
+        help="A new closed table with this one's pit, rules, currency, card source, limits "
+        "and timers; change them on its page, then open it.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="retire",
+        label="Retire table",
+        perform=_retire,
+        permissions=(OPERATE,),
+        available=lambda t: t.status == models.Table.Status.CLOSED and t.retired_at is None,
+        dangerous=True,
+        help="The table leaves the floor for good and never opens again; its history stays.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="dealer_break",
+        label="Dealer on break",
+        perform=_dealer_break,
+        permissions=(OPERATE,),
+        available=lambda t: t.dealer_id is not None,
+        help="The dealer of record leaves for a break; the floor shows the table as dealer "
+        "away while it is open, until they are back or relieved.",
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="dealer_back",
+        label="Dealer back",
+        perform=_dealer_back,
+        permissions=(OPERATE,),
+        available=lambda t: t.dealer_id is not None,
+        one_click=True,
+        references=_table_refs,
+    ),
+    ObjectAction(
+        name="dealer_release",
+        label="Release dealer",
+        perform=_dealer_release,
+        permissions=(OPERATE,),
+        available=lambda t: t.dealer_id is not None,
+        help="The dealer leaves the table with no relief; the table has no dealer.",
         references=_table_refs,
     ),
     ObjectAction(
@@ -486,6 +572,56 @@ class SiteAdmin(ConsoleModelAdmin):
     list_display = ("code", "name")
 
 
+# --- shifts and roster (configuration, edited here and audited as admin changes) ------------
+
+
+class ShiftDefinitionInline(admin.TabularInline):
+    model = models.ShiftDefinition
+    extra = 3
+
+
+@admin.register(models.ShiftPlan)
+class ShiftPlanAdmin(ConsoleModelAdmin):
+    list_display = ("casino", "effective_from", "gaming_day_starts", "shift_names")
+    list_filter = ("casino",)
+    inlines = [ShiftDefinitionInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("casino").prefetch_related("shifts")
+
+    @admin.display(description="Shifts")
+    def shift_names(self, obj) -> str:
+        return ", ".join(f"{s.name} {s.starts:%H:%M}" for s in obj.shifts.all())
+
+
+class RosterEntryForm(forms.ModelForm):
+    class Meta:
+        model = models.RosterEntry
+        fields = ("casino", "pit", "user", "gaming_day", "shift", "role")
+
+    def clean(self):
+        data = super().clean()
+        casino, pit, day, shift = (data.get(k) for k in ("casino", "pit", "gaming_day", "shift"))
+        if casino and pit and pit.casino_id != casino.pk:
+            self.add_error("pit", f"{pit} is not a pit of {casino}.")
+        if casino and day and shift:
+            names = [s.shift for s in selectors.shift_calendar(casino_id=casino.pk).spans(day)]
+            if shift not in names:
+                self.add_error("shift", f"The shifts of {day} are {', '.join(names)}.")
+        return data
+
+
+@admin.register(models.RosterEntry)
+class RosterEntryAdmin(ConsoleModelAdmin):
+    form = RosterEntryForm
+    list_display = ("gaming_day", "shift", "casino", "pit", "user", "role")
+    list_filter = ("casino", "pit", "shift", "gaming_day")
+    date_hierarchy = "gaming_day"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("casino", "pit", "user")
+
+
 class TableChangeInline(ReadOnlyInline):
     model = models.TableChange
     fields = ("changed_at", "kind", "before", "after", "changed_by")
@@ -567,15 +703,29 @@ class TableAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
 
     @admin.display(description="limits")
     def limits(self, obj):
-        return f"{obj.min_bet}-{obj.max_bet} {obj.currency}"
+        return f"{money_text(obj.min_bet, obj.currency)} - {money_text(obj.max_bet, obj.currency)}"
+
+    def get_queryset(self, request):
+        # The list's round column from one subquery, not a query per row.
+        latest = models.Round.objects.filter(table=OuterRef("pk")).order_by("-number")
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                latest_round_id=Subquery(latest.values("pk")[:1]),
+                latest_round_number=Subquery(latest.values("number")[:1]),
+                latest_round_phase=Subquery(latest.values("phase")[:1]),
+            )
+        )
 
     @admin.display(description="round")
     def current_round(self, obj):
-        rnd = selectors.round_current(table=obj)
-        if rnd is None:
+        if obj.latest_round_id is None:
             return "—"
-        url = reverse("admin:tables_round_change", args=[rnd.pk])
-        return format_html('<a href="{}">#{}</a> {}', url, rnd.number, _badge(rnd.phase))
+        url = reverse("admin:tables_round_change", args=[obj.latest_round_id])
+        return format_html(
+            '<a href="{}">#{}</a> {}', url, obj.latest_round_number, _badge(obj.latest_round_phase)
+        )
 
     def console_panel_context(self, request, obj):
         rnd = selectors.round_current(table=obj)
@@ -585,8 +735,9 @@ class TableAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
             .defer("order", "seen")
             .first(),
             "assignments": obj.dealer_assignments.select_related("dealer")[:5],
+            "limits": self.limits(obj),
             "floor_url": reverse("admin:tables_table_floor"),
-            "links": audit_links(table=obj),
+            "links": audit_links(table=obj, user=request.user),
         }
 
     def get_urls(self):
@@ -616,7 +767,7 @@ class TableAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
             "title": "Floor",
             "opts": self.model._meta,
             "floor": console_selectors.floor_overview(),
-            "links": audit_links(),
+            "links": audit_links(user=request.user),
         }
         return TemplateResponse(request, "console/floor_page.html", context)
 
@@ -856,6 +1007,12 @@ class TableChangeAdmin(ReadOnlyConsoleModelAdmin):
 class DealerAssignmentAdmin(ReadOnlyConsoleModelAdmin):
     list_display = ("table", "dealer", "started_at", "ended_at", "assigned_by")
     list_filter = ("table",)
+
+
+@admin.register(models.DealerBreak)
+class DealerBreakAdmin(ReadOnlyConsoleModelAdmin):
+    list_display = ("dealer", "table", "started_at", "ended_at", "started_by")
+    list_select_related = ("dealer", "table")
 
 
 @admin.register(models.Shoe)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from casino.errors import Conflict, DomainError, PermissionDenied, Unprocessable, ValidationFailed
+from casino.errors import Conflict, DomainError, Unprocessable, ValidationFailed
+from casino.errors import FourEyesRequired as FourEyesRequired  # one class, raised by both apps
 from tables import engine
 
 
@@ -42,11 +43,6 @@ class WrongPhase(Conflict):
     title = "Not allowed in the current phase"
 
 
-class FourEyesRequired(PermissionDenied):
-    code = "four-eyes-required"
-    title = "A second person must approve"
-
-
 class RuleRefused(Unprocessable):
     code = "rule-refused"
     title = "The rules do not allow this"
@@ -55,8 +51,10 @@ class RuleRefused(Unprocessable):
 def engine_error(exc: engine.EngineError) -> DomainError:
     """An engine refusal as the API's problem: out of turn 409, against the rules 422."""
     detail = str(exc)
+    if isinstance(exc, engine.NotTheirTurn):
+        return NotYourTurn(detail)
     if isinstance(exc, engine.OutOfTurn):
-        return NotYourTurn(detail) if "turn" in detail else WrongPhase(detail)
+        return WrongPhase(detail)
     if isinstance(exc, (engine.IllegalAction, engine.ImpossibleCard)):
         return RuleRefused(detail)
     if isinstance(exc, (engine.InvalidEvent, engine.RuleConflict)):

@@ -25,6 +25,7 @@ VOID_CANCELLED = "tables.void_cancelled"
 VOID_EXPIRED = "tables.void_expired"
 ROUND_VOIDED = "tables.round_voided"
 ROUND_SETTLED = "tables.round_settled"
+DEALER_BREAK = "tables.dealer_break"
 
 
 def table_changed(*, actor: Actor, table, kind: str, before: dict, after: dict) -> None:
@@ -35,6 +36,22 @@ def table_changed(*, actor: Actor, table, kind: str, before: dict, after: dict) 
         casino_id=table.casino_id,
         table_id=table.pk,
         payload={"kind": kind, "before": before, "after": after},
+    )
+
+
+def dealer_break_changed(*, actor: Actor, dealer_break) -> None:
+    """A dealer's break began or ended (``ended_at`` set)."""
+    table = dealer_break.table
+    audit_event_record(
+        name=DEALER_BREAK,
+        actor=actor,
+        casino_id=table.casino_id if table else None,
+        table_id=dealer_break.table_id,
+        payload={
+            "dealer_id": dealer_break.dealer_id,
+            "started_at": dealer_break.started_at.isoformat(),
+            "ended_at": dealer_break.ended_at.isoformat() if dealer_break.ended_at else None,
+        },
     )
 
 

@@ -11,7 +11,10 @@ guards the coarse phases of ``Table.status`` and ``Round.phase``; row locks
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 from django_fsm import FSMField, transition
@@ -20,9 +23,18 @@ from audit.models import CurrentTransactionId
 from casino.jsontext import JSONText
 
 
+def _time_zone_valid(value: str) -> None:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValidationError(f"{value!r} is not an IANA time zone") from exc
+
+
 class Casino(models.Model):
     code = models.SlugField(max_length=40, unique=True)
     name = models.CharField(max_length=120)
+    # Gaming days and shifts are local (``tables/shifts.py``); the default keeps UTC days.
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[_time_zone_valid])
 
     class Meta:
         ordering = ["code"]
@@ -35,6 +47,8 @@ class Pit(models.Model):
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="pits")
     code = models.SlugField(max_length=40)
     name = models.CharField(max_length=120)
+    # A dealer is due to rotate off a table after this long on it (the floor's alert).
+    rotation_minutes = models.PositiveIntegerField(default=30)
 
     class Meta:
         ordering = ["casino", "code"]
@@ -44,6 +58,71 @@ class Pit(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ShiftPlan(models.Model):
+    """The casino's shifts from a gaming day on, until the next plan takes over.
+
+    The gaming day starts at ``gaming_day_starts`` (local) and each shift runs from its local
+    start to the next one's; ``tables/shifts.py`` turns them into UTC intervals, DST included.
+    """
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="shift_plans")
+    effective_from = models.DateField(help_text="The first gaming day under this plan.")
+    gaming_day_starts = models.TimeField(help_text="Local time; one of the shifts' starts.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["casino", "-effective_from"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["casino", "effective_from"], name="shiftplan_one_per_day"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.casino} shifts from {self.effective_from}"
+
+
+class ShiftDefinition(models.Model):
+    plan = models.ForeignKey(ShiftPlan, on_delete=models.CASCADE, related_name="shifts")
+    name = models.SlugField(max_length=20)
+    starts = models.TimeField(help_text="Local start time.")
+
+    class Meta:
+        ordering = ["plan", "starts"]
+        constraints = [
+            models.UniqueConstraint(fields=["plan", "name"], name="shift_unique_name"),
+            models.UniqueConstraint(fields=["plan", "starts"], name="shift_unique_start"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} from {self.starts:%H:%M}"
+
+
+class RosterEntry(models.Model):
+    """A staff member rostered to a shift of a gaming day, in a pit (or the whole casino)."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="roster")
+    pit = models.ForeignKey(
+        Pit, null=True, blank=True, on_delete=models.PROTECT, related_name="roster"
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    gaming_day = models.DateField()
+    shift = models.SlugField(max_length=20)
+    role = models.CharField(max_length=40, blank=True, default="")
+
+    class Meta:
+        ordering = ["-gaming_day", "shift", "pit", "user"]
+        verbose_name_plural = "roster entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "gaming_day", "shift"], name="roster_one_place_per_shift"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.gaming_day} {self.shift} {self.pit or self.casino}"
 
 
 class _RuleDocument(models.Model):
@@ -140,6 +219,8 @@ class Table(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     rounds_played = models.PositiveIntegerField(default=0)
+    # A retired table stays for its history (rounds, ledger, audit) but never opens again.
+    retired_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["code"]
@@ -217,11 +298,43 @@ class DealerAssignment(models.Model):
                 fields=["table"],
                 condition=models.Q(ended_at__isnull=True),
                 name="dealer_one_current_assignment_per_table",
-            )
+            ),
+            # One table per dealer at a time (the service refuses first, with the table named).
+            models.UniqueConstraint(
+                fields=["dealer"],
+                condition=models.Q(ended_at__isnull=True),
+                name="dealer_one_table_at_a_time",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"dealer {self.dealer_id} at table {self.table_id} from {self.started_at}"
+
+
+class DealerBreak(models.Model):
+    """A dealer's break; ``table`` is the one they were dealing at when it began, if any (its
+    dealer of record is then away: the floor says so while the table is open)."""
+
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="dealer_breaks"
+    )
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    started_by = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["dealer"],
+                condition=models.Q(ended_at__isnull=True),
+                name="dealer_one_break_at_a_time",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"dealer {self.dealer_id} on break from {self.started_at}"
 
 
 class Seat(models.Model):

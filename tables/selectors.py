@@ -8,17 +8,33 @@ when the cache is missing or stale, or the round still takes bets, the fold of t
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from casino.api import roles
 from casino.errors import NotFound
+from ledger.models import Transaction
+from ledger.selectors import ShiftGrid
 from tables import engine as eng
 from tables import visibility
-from tables.models import Bet, Round, RoundEvent, Table, VoidRequest
+from tables.models import (
+    Bet,
+    Casino,
+    DealerAssignment,
+    DealerBreak,
+    Round,
+    RoundEvent,
+    ShiftPlan,
+    Table,
+    VoidRequest,
+)
+from tables.shifts import Plan, ShiftCalendar, ShiftSpan
 
 
 def round_state_replay(rnd: Round) -> eng.RoundState:
@@ -433,3 +449,202 @@ def void_preview(rnd: Round) -> dict[str, Any] | None:
         "total_returned": sum(r["paid"] for r in returned),
         "total_paid": settlement.total_paid,
     }
+
+
+# --- Shifts and gaming days ------------------------------------------------------------------
+
+
+def _plans(plans: QuerySet[ShiftPlan]) -> dict[int, list[Plan]]:
+    out: dict[int, list[Plan]] = {}
+    for p in plans.prefetch_related("shifts"):
+        shifts = tuple((s.name, s.starts) for s in p.shifts.all())
+        if shifts:
+            out.setdefault(p.casino_id, []).append(
+                Plan(p.effective_from, p.gaming_day_starts, shifts)
+            )
+    return out
+
+
+def shift_calendar(*, casino_id: int) -> ShiftCalendar:
+    """The casino's calendar: its time zone and every shift plan."""
+    casino = Casino.objects.only("time_zone").get(pk=casino_id)
+    plans = _plans(ShiftPlan.objects.filter(casino_id=casino_id))
+    return ShiftCalendar(casino.time_zone, plans.get(casino_id))
+
+
+def shift_calendars() -> dict[int, ShiftCalendar]:
+    """Every casino's calendar, by casino id (three queries)."""
+    plans = _plans(ShiftPlan.objects.all())
+    return {
+        pk: ShiftCalendar(tz, plans.get(pk))
+        for pk, tz in Casino.objects.values_list("pk", "time_zone")
+    }
+
+
+def shift_at(*, casino_id: int, instant: datetime) -> ShiftSpan:
+    """The shift and gaming day containing ``instant`` at the casino."""
+    return shift_calendar(casino_id=casino_id).span_at(instant)
+
+
+def shift_interval(*, casino_id: int, gaming_day: date, shift: str) -> ShiftSpan:
+    """The UTC interval of shift ``shift`` on gaming day ``gaming_day`` at the casino."""
+    try:
+        return shift_calendar(casino_id=casino_id).span_of(gaming_day, shift)
+    except KeyError:
+        raise NotFound(f"No shift {shift!r} on gaming day {gaming_day.isoformat()}.") from None
+
+
+def shift_grid(
+    *, date_from: date, date_to: date, shift: str | None = None, table_id: int | None = None
+) -> ShiftGrid:
+    """Gaming days ``date_from``..``date_to`` (and only shift ``shift``, when given) of every
+    casino, for ``ledger.selectors.table_accounting``."""
+    tables = Table.objects.all() if table_id is None else Table.objects.filter(pk=table_id)
+    table_casino = dict(tables.values_list("pk", "casino_id"))
+    calendars = shift_calendars()
+    # No shift before the first posting or after tomorrow can hold anything: a period of
+    # centuries costs no more than the ledger's life.
+    first = Transaction.objects.order_by("posted_at").values_list("posted_at", flat=True).first()
+    date_from = max(date_from, (first or timezone.now()).date() - timedelta(days=2))
+    date_to = min(date_to, timezone.now().date() + timedelta(days=2))
+    spans = [
+        (casino_id, s.gaming_day, s.shift, s.start, s.end)
+        for casino_id in sorted(set(table_casino.values()))
+        for s in calendars[casino_id].spans_between(date_from, date_to)
+        if shift is None or s.shift == shift
+    ]
+    return ShiftGrid(table_casino=table_casino, spans=spans)
+
+
+_ROUND_DIMENSIONS = {
+    "table": "r.table_id",
+    "dealer": "r.dealer_id",
+    "gaming_day": "s.gaming_day",
+    "shift": "s.shift",
+}
+
+
+def round_counts(*, grid: ShiftGrid, group_by: list[str]) -> list[dict[str, Any]]:
+    """Rounds finished (settled or voided) in the grid's shifts: rounds, voids and tables, by
+    ``group_by`` and currency; a round counts in the shift containing its ``finished_at``, as a
+    leg does in the one containing its posting (``ledger.selectors.table_accounting``)."""
+    dims = [d for d in _ROUND_DIMENSIONS if d in group_by]
+    columns = [list(c) for c in zip(*grid.spans, strict=True)] or [[]] * 5
+    select = [f"{_ROUND_DIMENSIONS[d]} AS {d}" for d in dims]
+    group = [*(_ROUND_DIMENSIONS[d] for d in dims), "r.currency"]
+    sql = f"""
+        SELECT {", ".join([*select, "r.currency"])}, count(*),
+            count(*) FILTER (WHERE r.phase = 'voided'), count(DISTINCT r.table_id)
+        FROM tables_round r
+        JOIN unnest(%s::bigint[], %s::bigint[]) AS tc(table_id, casino_id)
+            ON tc.table_id = r.table_id
+        JOIN unnest(%s::bigint[], %s::date[], %s::text[], %s::timestamptz[], %s::timestamptz[])
+            AS s(casino_id, gaming_day, shift, starts, ends)
+            ON s.casino_id = tc.casino_id AND r.finished_at >= s.starts
+            AND r.finished_at < s.ends
+        WHERE r.phase IN ('settled', 'voided')
+        GROUP BY {", ".join(group)}
+    """
+    params = [list(grid.table_casino), list(grid.table_casino.values()), *columns]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    keys = [*dims, "currency", "rounds", "voids", "tables"]
+    return [dict(zip(keys, row, strict=True)) for row in rows]
+
+
+# --- Dealer rotation -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealerOnTable:
+    table_id: int
+    dealer: Any  # the user
+    since: datetime
+    rotation_due_at: datetime | None  # None for a table outside any pit
+    break_since: datetime | None  # the dealer of record is on break
+
+
+def dealers_on_tables() -> dict[int, DealerOnTable]:
+    """Each table's current dealer assignment with its rotation deadline and the dealer's
+    break, if any (two queries)."""
+    breaks = dict(
+        DealerBreak.objects.filter(ended_at__isnull=True).values_list("dealer_id", "started_at")
+    )
+    out = {}
+    for a in DealerAssignment.objects.filter(ended_at__isnull=True).select_related(
+        "dealer", "table__pit"
+    ):
+        pit = a.table.pit
+        due = a.started_at + timedelta(minutes=pit.rotation_minutes) if pit else None
+        out[a.table_id] = DealerOnTable(
+            a.table_id, a.dealer, a.started_at, due, breaks.get(a.dealer_id)
+        )
+    return out
+
+
+def dealer_figures(*, casino_id: int, gaming_day: date, shift: str) -> list[dict[str, Any]]:
+    """Per dealer over one shift of the casino: time dealt, rounds finished (and per hour),
+    hands, voids and card reader errors (cards refused, suspending the round), for the rounds
+    the dealer was pinned on."""
+    span = shift_interval(casino_id=casino_id, gaming_day=gaming_day, shift=shift)
+    sql = """
+        WITH dealt AS (
+            SELECT a.dealer_id, sum(least(coalesce(a.ended_at, %(now)s), %(end)s)
+                                  - greatest(a.started_at, %(start)s)) AS time_dealt
+            FROM tables_dealerassignment a JOIN tables_table t ON t.id = a.table_id
+            WHERE t.casino_id = %(casino)s AND a.started_at < %(end)s
+              AND coalesce(a.ended_at, %(now)s) > %(start)s
+            GROUP BY a.dealer_id
+        ), rounds AS (
+            SELECT r.dealer_id, count(*) AS rounds,
+                   count(*) FILTER (WHERE r.phase = 'voided') AS voids,
+                   coalesce(sum((SELECT count(*) FROM tables_hand h WHERE h.round_id = r.id)), 0)
+                       AS hands
+            FROM tables_round r JOIN tables_table t ON t.id = r.table_id
+            WHERE t.casino_id = %(casino)s AND r.dealer_id IS NOT NULL
+              AND r.phase IN ('settled', 'voided')
+              AND r.finished_at >= %(start)s AND r.finished_at < %(end)s
+            GROUP BY r.dealer_id
+        ), reader AS (
+            SELECT r.dealer_id, count(*) AS reader_errors
+            FROM tables_roundevent e JOIN tables_round r ON r.id = e.round_id
+            JOIN tables_table t ON t.id = r.table_id
+            WHERE t.casino_id = %(casino)s AND r.dealer_id IS NOT NULL
+              AND e.kind = 'meta' AND e.type = 'round_suspended'
+              AND coalesce(e.payload->>'card', '') <> ''
+              AND e.created_at >= %(start)s AND e.created_at < %(end)s
+            GROUP BY r.dealer_id
+        ), dealers AS (
+            SELECT dealer_id FROM dealt UNION SELECT dealer_id FROM rounds
+            UNION SELECT dealer_id FROM reader
+        )
+        SELECT d.dealer_id, u.username, extract(epoch FROM coalesce(dealt.time_dealt,
+               interval '0'))::float8, coalesce(rounds.rounds, 0), coalesce(rounds.hands, 0),
+               coalesce(rounds.voids, 0), coalesce(reader.reader_errors, 0)
+        FROM dealers d JOIN auth_user u ON u.id = d.dealer_id
+        LEFT JOIN dealt ON dealt.dealer_id = d.dealer_id
+        LEFT JOIN rounds ON rounds.dealer_id = d.dealer_id
+        LEFT JOIN reader ON reader.dealer_id = d.dealer_id
+        ORDER BY u.username
+    """
+    params = {"casino": casino_id, "start": span.start, "end": span.end, "now": timezone.now()}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    out = []
+    for dealer_id, username, seconds, rounds, hands, voids, reader_errors in rows:
+        per_hour = round(rounds * 3600 / seconds, 1) if seconds else None
+        out.append(
+            {
+                "dealer_id": dealer_id,
+                "dealer": username,
+                "minutes_dealt": int(seconds // 60),
+                "rounds": rounds,
+                "rounds_per_hour": per_hour,
+                "hands": hands,
+                "voids": voids,
+                "reader_errors": reader_errors,
+            }
+        )
+    return out

@@ -255,3 +255,12 @@ class RoundVoidSerializer(serializers.Serializer):
 
     void_request = VoidRequestOutputSerializer(allow_null=True)
     preview = VoidPreviewSerializer(allow_null=True)
+
+
+# A table created or cloned, with its rules' theoretical RTP.
+
+
+class TableCreatedSerializer(serializers.Serializer):
+    table = TableOutputSerializer()
+    theoretical_rtp = serializers.DecimalField(max_digits=9, decimal_places=6, allow_null=True)
+    rtp_method = serializers.CharField()

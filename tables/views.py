@@ -27,7 +27,7 @@ from ledger.models import Player
 from ledger.selectors import player_get
 from tables import selectors, services
 from tables.errors import BettingClosed
-from tables.models import PayoutScheduleVersion, RuleSetVersion
+from tables.models import Casino, PayoutScheduleVersion, Pit, RuleSetVersion, Table
 from tables.serializers import (
     MAX_AMOUNT,
     BetOutputSerializer,
@@ -38,6 +38,7 @@ from tables.serializers import (
     RoundSummarySerializer,
     RoundVoidSerializer,
     ShoeOutputSerializer,
+    TableCreatedSerializer,
     TableOutputSerializer,
     VoidRequestOutputSerializer,
     table_data,
@@ -87,11 +88,57 @@ def _table_scope(request) -> int | None:
 # --- tables --------------------------------------------------------------------------------
 
 
-class TableListView(generics.GenericAPIView):
-    """Tables (a dealer device sees its own table only)."""
+class TableCreateInputSerializer(serializers.Serializer):
+    casino_id = IdField()
+    pit_id = IdField(required=False)
+    code = serializers.SlugField(max_length=40)
+    name = serializers.CharField(max_length=120)
+    rule_set_id = IdField()
+    payout_schedule_id = IdField()
+    currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
+    card_source = serializers.ChoiceField(choices=Table.CardSource.choices, required=False)
+    min_bet = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
+    max_bet = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
+    box_max = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, required=False, allow_null=True)
+    min_unit = JsonIntegerField(min_value=1, max_value=MAX_AMOUNT, required=False)
+    decision_seconds = JsonIntegerField(min_value=1, max_value=3600, required=False)
+    betting_seconds = JsonIntegerField(min_value=1, max_value=3600, required=False)
 
-    required_permissions = {"GET": VIEW}
+
+class TableListView(generics.GenericAPIView):
+    """Tables (a dealer device sees its own table only); POST creates a closed table and
+    answers with its rules' theoretical RTP (check it before opening the table)."""
+
+    required_permissions = {"GET": VIEW, "POST": OPERATE}
+    write_scope = Scope.PIT
     serializer_class = TableOutputSerializer
+
+    @extend_schema(request=TableCreateInputSerializer, responses={201: TableCreatedSerializer})
+    def post(self, request):
+        data = validated(TableCreateInputSerializer, request)
+        casino = Casino.objects.filter(pk=data.pop("casino_id")).first()
+        if casino is None:
+            raise ValidationFailed("No such casino.", errors={"casino_id": ["unknown"]})
+        pit_id = data.pop("pit_id", None)
+        pit = Pit.objects.filter(pk=pit_id).first() if pit_id else None
+        if pit_id and pit is None:
+            raise ValidationFailed("No such pit.", errors={"pit_id": ["unknown"]})
+        rule_set = RuleSetVersion.objects.filter(pk=data.pop("rule_set_id")).first()
+        payouts = PayoutScheduleVersion.objects.filter(pk=data.pop("payout_schedule_id")).first()
+        if rule_set is None or payouts is None:
+            raise ValidationFailed(
+                "No such rule set or payout schedule version.",
+                errors={"rule_set_id" if rule_set is None else "payout_schedule_id": ["unknown"]},
+            )
+        table = services.table_create(
+            actor=_actor(request),
+            casino=casino,
+            pit=pit,
+            rule_set=rule_set,
+            payout_schedule=payouts,
+            **data,
+        )
+        return _created(table)
 
     def get_queryset(self):
         return selectors.table_list(table_id=_table_scope(self.request)).order_by("pk")
@@ -543,3 +590,47 @@ class RoundResumeView(APIView):
         data = validated(self.InputSerializer, request)
         rnd = services.round_resume(actor=_actor(request), round_id=pk, note=data["note"])
         return Response(RoundSummarySerializer(rnd).data)
+
+
+# --- creating, cloning and retiring tables ------------------------------------------------
+
+
+def _created(table) -> Response:
+    figure = services.rtp_figure(rule_set=table.rule_set, payout_schedule=table.payout_schedule)
+    body = {
+        "table": table_data(table),
+        "theoretical_rtp": figure.rtp,
+        "rtp_method": figure.method,
+    }
+    return Response(TableCreatedSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class TableCloneView(APIView):
+    """A new closed table configured as this one (pit, rules, currency, card source, limits
+    and timers)."""
+
+    required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
+
+    class InputSerializer(serializers.Serializer):
+        code = serializers.SlugField(max_length=40)
+        name = serializers.CharField(max_length=120)
+
+    @extend_schema(request=InputSerializer, responses={201: TableCreatedSerializer})
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        table = selectors.table_get(pk=pk)
+        return _created(services.table_clone(actor=_actor(request), table_id=table.pk, **data))
+
+
+class TableRetireView(APIView):
+    """A closed table leaves the floor for good (its history stays)."""
+
+    required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
+
+    @extend_schema(request=None, responses=TableOutputSerializer)
+    def post(self, request, pk: int):
+        table = selectors.table_get(pk=pk)
+        table = services.table_retire(actor=_actor(request), table_id=table.pk)
+        return Response(TableOutputSerializer(table_data(table)).data)

@@ -58,7 +58,7 @@ class DatabaseUnavailableMiddleware:
         if isinstance(exception, _DJANGO_REFUSALS):
             return None
         if isinstance(exception, (OperationalError, InterfaceError)):
-            logger.warning("database unavailable: %s", exception)
+            logger.warning("database unavailable: %s", exception, exc_info=exception)
             response = problem_response(
                 status=503,
                 code="database-unavailable",

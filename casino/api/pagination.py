@@ -1,6 +1,7 @@
 import re
 
 from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import Cursor
 from rest_framework.pagination import CursorPagination as _CursorPagination
 
 from casino.api.inputs import MAX_ID
@@ -31,3 +32,20 @@ class CursorPagination(_CursorPagination):
         ):
             raise refusal
         return cursor
+
+
+class FeedPagination(CursorPagination):
+    """A feed read oldest first and polled: ``next`` is never null. At the end it is a cursor
+    just past the last item seen (or the position asked), for the next poll to resume from."""
+
+    ordering = "pk"
+
+    def get_next_link(self):
+        link = super().get_next_link()
+        if link is not None:
+            return link
+        if self.page:
+            position = self._get_position_from_instance(self.page[-1], self.ordering)
+        else:
+            position = self.cursor.position if self.cursor else None
+        return self.encode_cursor(Cursor(offset=0, reverse=False, position=position))

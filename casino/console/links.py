@@ -20,36 +20,48 @@ def _admin(name: str, query: str = "") -> str | None:
     return _url(f"admin:{name}", query)
 
 
+EVENTS, REPORTS, DISPUTES = "audit.view_auditevent", "audit.view_report", "audit.view_disputecase"
+
+
 def audit_links(*, table=None, round=None, user=None) -> list[dict]:
-    """[{label, url}] for the audit pages about a round, a table or the whole floor."""
+    """[{label, url}] for the audit pages about a round, a table or the whole floor; with
+    ``user``, only the pages they may open (a dealer sees no report link ending in a 403)."""
     log = reverse("admin:audit_auditevent_changelist")
     if round is not None:
         candidates = [
-            ("Round replay", _url("audit-console-replay", round_id=round.pk)),
-            ("Audit events of this round", f"{log}?round_id={round.pk}"),
+            ("Round replay", _url("audit-console-replay", round_id=round.pk), EVENTS),
+            ("Audit events of this round", f"{log}?round_id={round.pk}", EVENTS),
             (
                 "Disputes about this round",
                 _admin("audit_disputecase_changelist", f"?round__id__exact={round.pk}"),
+                DISPUTES,
+            ),
+            (
+                "Open a dispute case",
+                _admin("audit_disputecase_add", f"?round={round.pk}"),
+                "audit.add_disputecase",
             ),
         ]
-        if user is not None and user.has_perm("audit.add_disputecase"):
-            candidates.append(
-                ("Open a dispute case", _admin("audit_disputecase_add", f"?round={round.pk}"))
-            )
+        if user is None:  # only offered to someone known to be allowed
+            candidates.pop()
     elif table is not None:
         report = _url("audit-console-report", f"?table={table.pk}", kind="table-shift")
         candidates = [
-            ("Table report", report),
-            ("Audit events of this table", f"{log}?table_id={table.pk}"),
+            ("Table report", report, REPORTS),
+            ("Audit events of this table", f"{log}?table_id={table.pk}", EVENTS),
         ]
     else:
         candidates = [
-            ("Reports", _url("audit-console-reports")),
-            ("Round replay", _url("audit-console-replay-find")),
-            ("Disputes", _admin("audit_disputecase_changelist")),
-            ("Audit log", log),
+            ("Reports", _url("audit-console-reports"), REPORTS),
+            ("Round replay", _url("audit-console-replay-find"), EVENTS),
+            ("Disputes", _admin("audit_disputecase_changelist"), DISPUTES),
+            ("Audit log", log, EVENTS),
         ]
-    return [{"label": label, "url": url} for label, url in candidates if url]
+    return [
+        {"label": label, "url": url}
+        for label, url, perm in candidates
+        if url and (user is None or user.has_perm(perm))
+    ]
 
 
 def verification_status() -> dict:

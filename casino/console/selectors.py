@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from decimal import Decimal
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -16,7 +17,10 @@ from django.utils.timesince import timesince
 
 from audit.models import AuditEvent
 from audit.selectors import audit_verification_latest
-from tables.models import Round, Shoe, Table, VoidRequest
+from casino.money import money_text
+from ledger.selectors import AccountingFilter, ShiftGrid, hold_pct, table_accounting
+from tables.models import Bet, Round, RtpFigure, Shoe, Table, VoidRequest
+from tables.selectors import DealerOnTable, dealers_on_tables, shift_calendars
 from tables.services import SETTLEMENT_SWEEP_GRACE
 
 
@@ -35,6 +39,59 @@ class FloorRow:
     limits: str
     shoe_status: str
     alerts: list[Alert] = field(default_factory=list)
+    figures: TableFigures | None = None
+
+    @property
+    def urgency(self) -> tuple:
+        """Errors first, then warnings, then open tables; by code within each."""
+        levels = [a.level for a in self.alerts]
+        return (
+            -levels.count("error"),
+            -levels.count("warning"),
+            self.table.status != Table.Status.OPEN,
+            self.table.code,
+        )
+
+
+@dataclass
+class TableFigures:
+    """A table's money this shift (from the ledger's legs, as the reports), its live round's
+    stakes and its dealer's time on the table."""
+
+    currency: str
+    handle: int = 0
+    win: int = 0
+    hold_pct: Decimal | None = None
+    bets_in_play: int = 0
+    bets_count: int = 0
+    theoretical_rtp: Decimal | None = None
+    dealer_since: datetime | None = None
+    round_age: str = ""
+
+    @property
+    def theoretical_hold_pct(self) -> Decimal | None:
+        if self.theoretical_rtp is None:
+            return None
+        return ((1 - self.theoretical_rtp) * 100).quantize(Decimal("0.01"))
+
+    @property
+    def handle_text(self) -> str:
+        return money_text(self.handle, self.currency)
+
+    @property
+    def win_text(self) -> str:
+        return money_text(self.win, self.currency)
+
+    @property
+    def bets_in_play_text(self) -> str:
+        return money_text(self.bets_in_play, self.currency)
+
+
+@dataclass
+class PitGroup:
+    name: str
+    rows: list[FloorRow]
+    totals: list[dict]  # per currency: handle, win, hold_pct, bets_in_play (minor units)
 
 
 @dataclass
@@ -43,6 +100,8 @@ class Floor:
     alerts: list[Alert]
     verification: dict | None
     generated_at: datetime
+    pits: list[PitGroup] = field(default_factory=list)
+    totals: list[dict] = field(default_factory=list)  # the casino's, per currency
 
     @property
     def alert_count(self) -> int:
@@ -68,10 +127,30 @@ class Floor:
                     "limits": r.limits,
                     "shoe": r.shoe_status,
                     "alerts": [a.__dict__ for a in r.alerts],
+                    "pit": r.table.pit.code if r.table.pit else None,
+                    "figures": _figures_json(r.figures),
                 }
                 for r in self.rows
             ],
+            "pits": [{"name": p.name, "totals": p.totals} for p in self.pits],
+            "totals": self.totals,
         }
+
+
+def _figures_json(f: TableFigures | None) -> dict | None:
+    if f is None:
+        return None
+    return {
+        "currency": f.currency,
+        "handle": f.handle,
+        "win": f.win,
+        "hold_pct": str(f.hold_pct) if f.hold_pct is not None else None,
+        "theoretical_hold_pct": (
+            str(f.theoretical_hold_pct) if f.theoretical_hold_pct is not None else None
+        ),
+        "bets_in_play": f.bets_in_play,
+        "dealer_since": f.dealer_since.isoformat() if f.dealer_since else None,
+    }
 
 
 def _verification_json(v: dict | None) -> dict | None:
@@ -88,12 +167,6 @@ def _admin_url(name: str, pk: int) -> str:
     return reverse(f"admin:{name}", args=[pk])
 
 
-def _money(amount: int | None, currency: str) -> str:
-    if amount is None:
-        return "—"
-    return f"{amount / 100:,.2f}".replace(".00", "") + f" {currency}"
-
-
 def _shoe_status(shoe: Shoe | None, table: Table) -> str:
     if shoe is None:
         if table.card_source == Table.CardSource.CARD_READER:
@@ -104,6 +177,139 @@ def _shoe_status(shoe: Shoe | None, table: Table) -> str:
         text = f"server, {shoe.decks} {shoe.deck_kind} decks: {shoe.position} dealt{cut}"
         return text + (" (cut card out)" if shoe.cut_card_out else "")
     return f"reader, {shoe.decks} {shoe.deck_kind} decks: {shoe.cards_dealt} seen"
+
+
+def _dealer_alerts(table: Table, on_table: DealerOnTable | None, now: datetime) -> list[Alert]:
+    """Rotation due, and the dealer of record on break while the table is open."""
+    if on_table is None or table.status != Table.Status.OPEN:
+        return []
+    url = _admin_url("tables_table_change", table.pk)
+    name = on_table.dealer.get_username()
+    alerts = []
+    if on_table.break_since is not None:
+        alerts.append(
+            Alert(
+                "error",
+                f"Dealer {name} on break for {timesince(on_table.break_since, now)}, table open",
+                url,
+            )
+        )
+    elif on_table.rotation_due_at is not None and on_table.rotation_due_at <= now:
+        alerts.append(
+            Alert(
+                "warning",
+                f"Rotation due: {name} on the table for {timesince(on_table.since, now)}",
+                url,
+            )
+        )
+    return alerts
+
+
+# --- the control room: attention, this shift's figures, pits ---------------------------------
+
+IDLE_AFTER = timedelta(minutes=10)  # an open table with no round for this long is idle
+ROUND_TOO_OLD = timedelta(minutes=5)  # a live round older than this needs a look
+
+
+def _attention_alerts(table: Table, rnd: Round | None, now: datetime) -> list[Alert]:
+    """Open without a dealer, open and idle, a live round older than ``ROUND_TOO_OLD``."""
+    if table.status != Table.Status.OPEN:
+        return []
+    url = _admin_url("tables_table_change", table.pk)
+    alerts = []
+    if table.dealer_id is None:
+        alerts.append(Alert("warning", "Open without a dealer", url))
+    live = rnd is not None and rnd.phase in Round.UNFINISHED
+    if live and rnd.opened_at < now - ROUND_TOO_OLD and rnd.held_since is None:
+        alerts.append(
+            Alert(
+                "warning",
+                f"Round #{rnd.number} open for {timesince(rnd.opened_at, now)}",
+                _admin_url("tables_round_change", rnd.pk),
+            )
+        )
+    last = None if rnd is None else (rnd.finished_at or rnd.opened_at)
+    if not live and (last is None or last < now - IDLE_AFTER):
+        since = f" for {timesince(last, now)}" if last else ""
+        alerts.append(Alert("warning", f"Open and idle{since}: no round", url))
+    return alerts
+
+
+def _figures(
+    tables: list[Table], latest: dict[int, Round], dealers: dict, now: datetime
+) -> dict[int, TableFigures]:
+    """This shift's money per table from the ledger's legs, by the same selector as the
+    reports (``table_accounting`` over the casino's current shift), the live round's stakes,
+    the theoretical RTP of the table's rules and the dealer's time on it. Constant queries."""
+    calendars = shift_calendars()
+    spans = {pk: calendar.span_at(now) for pk, calendar in calendars.items()}
+    grid = ShiftGrid(
+        table_casino={t.pk: t.casino_id for t in tables},
+        spans=[(pk, s.gaming_day, s.shift, s.start, s.end) for pk, s in spans.items()],
+    )
+    money = {
+        (m["table"], m["currency"]): m
+        for m in table_accounting(group_by=["table"], filters=AccountingFilter(), shifts=grid)
+    }
+    in_play = {
+        b["round__table_id"]: b
+        for b in Bet.objects.filter(round__phase__in=Round.UNFINISHED)
+        .values("round__table_id")
+        .annotate(total=Sum("staked_total"), count=Count("id"))
+    }
+    rtp = {
+        (f.rule_set_id, f.payout_schedule_id): f.rtp
+        for f in RtpFigure.objects.filter(rule_set_id__in={t.rule_set_id for t in tables})
+    }
+    out = {}
+    for table in tables:
+        m = money.get((table.pk, table.currency), {})
+        bets = in_play.get(table.pk, {})
+        rnd = latest.get(table.pk)
+        on_table = dealers.get(table.pk)
+        live = rnd is not None and rnd.phase in Round.UNFINISHED
+        out[table.pk] = TableFigures(
+            currency=table.currency,
+            handle=m.get("handle", 0),
+            win=m.get("win", 0),
+            hold_pct=m.get("hold_pct"),
+            bets_in_play=bets.get("total") or 0,
+            bets_count=bets.get("count", 0),
+            theoretical_rtp=rtp.get((table.rule_set_id, table.payout_schedule_id)),
+            dealer_since=on_table.since if on_table else None,
+            round_age=timesince(rnd.opened_at, now) if live else "",
+        )
+    return out
+
+
+def _totals(rows: list[FloorRow]) -> list[dict]:
+    totals: dict[str, dict] = {}
+    for row in rows:
+        f = row.figures
+        t = totals.setdefault(
+            f.currency, {"currency": f.currency, "handle": 0, "win": 0, "bets_in_play": 0}
+        )
+        t["handle"] += f.handle
+        t["win"] += f.win
+        t["bets_in_play"] += f.bets_in_play
+    for t in totals.values():
+        t["hold_pct"] = hold_pct(t["win"], t["handle"])
+        for key in ("handle", "win", "bets_in_play"):
+            t[f"{key}_text"] = money_text(t[key], t["currency"])
+    return [totals[c] for c in sorted(totals)]
+
+
+def _pit_groups(rows: list[FloorRow]) -> list[PitGroup]:
+    """Rows by pit (tables outside a pit last), most urgent first in each; the pit with the
+    most urgent table first."""
+    by_pit: dict[str, list[FloorRow]] = {}
+    for row in rows:
+        by_pit.setdefault(row.table.pit.name if row.table.pit else "", []).append(row)
+    groups = [
+        PitGroup(name or "No pit", sorted(members, key=lambda r: r.urgency), _totals(members))
+        for name, members in by_pit.items()
+    ]
+    return sorted(groups, key=lambda g: (g.rows[0].urgency[:2], g.name == "No pit", g.name))
 
 
 LOGIN_FAILED = "auth.login_failed"
@@ -179,7 +385,11 @@ def security_alerts(*, now: datetime | None = None) -> list[Alert]:
 
 def floor_overview(*, now: datetime | None = None) -> Floor:
     now = now or timezone.now()
-    tables = list(Table.objects.select_related("dealer", "rule_set", "pit").order_by("code"))
+    tables = list(
+        Table.objects.filter(retired_at__isnull=True)
+        .select_related("dealer", "rule_set", "pit")
+        .order_by("code")
+    )
     latest = {
         r.table_id: r
         for r in Round.objects.order_by("table_id", "-number")
@@ -193,6 +403,7 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
             "settling_since",
             "held_since",
             "opened_at",
+            "finished_at",
         )
     }
     shoes = {
@@ -210,11 +421,14 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
     for request in open_requests:
         pending_voids.setdefault(request.round.table_id, []).append(request)
     stuck_before = now - SETTLEMENT_SWEEP_GRACE
+    dealers = dealers_on_tables()
+    figures = _figures(tables, latest, dealers, now)
     rows = []
     for table in tables:
         rnd = latest.get(table.pk)
         shoe = shoes.get(table.pk)
-        alerts = []
+        alerts = _dealer_alerts(table, dealers.get(table.pk), now)
+        alerts += _attention_alerts(table, rnd, now)
         if rnd is not None:
             url = _admin_url("tables_round_change", rnd.pk)
             if rnd.suspended_reason and rnd.phase in Round.LIVE:
@@ -247,10 +461,11 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
                 )
             )
         limits = (
-            f"{_money(table.min_bet, table.currency)} - {_money(table.max_bet, table.currency)}"
+            f"{money_text(table.min_bet, table.currency)} - "
+            f"{money_text(table.max_bet, table.currency)}"
         )
         if table.box_max:
-            limits += f" (box {_money(table.box_max, table.currency)})"
+            limits += f" (box {money_text(table.box_max, table.currency)})"
         rows.append(
             FloorRow(
                 table=table,
@@ -258,7 +473,8 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
                 shoe=shoe,
                 limits=limits,
                 shoe_status=_shoe_status(shoe, table),
-                alerts=alerts,
+                alerts=sorted(alerts, key=lambda a: a.level != "error"),  # errors first
+                figures=figures[table.pk],
             )
         )
     verification = audit_verification_latest()
@@ -284,5 +500,15 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
                 _admin_url("tables_round_change", rnd.pk),
             )
         )
+    pits = _pit_groups(rows)
+    return Floor(
+        rows=rows,
+        alerts=floor_alerts,
+        verification=verification,
+        generated_at=now,
+        pits=pits,
+        totals=_totals([r for p in pits for r in p.rows]),
+    )
+
     floor_alerts += security_alerts(now=now)
     return Floor(rows=rows, alerts=floor_alerts, verification=verification, generated_at=now)

@@ -159,7 +159,9 @@ def demo_seed() -> DemoCredentials:
     players = list(Player.objects.filter(pk__in=credentials.player_ids))
     human = demo_tables(prefix="human", label="human pace", timers=HUMAN_TIMERS)
     credentials.human_paced = {table.pk for table in human}
-    for table in demo_tables() + human:
+    tables = demo_tables() + human
+    _demo_dealers(tables, dealer)
+    for table in tables:
         # The simulated players take fixed boxes; free whatever an earlier run left seated.
         for player in players:
             with contextlib.suppress(DomainError):
@@ -170,14 +172,29 @@ def demo_seed() -> DemoCredentials:
         credentials.device_tokens[table.pk] = raw
         if table.rule_set.document.get("staking_after_first_card"):
             credentials.stake_after_first_card.add(table.pk)
-        if table.dealer_id != dealer.pk:
-            table_services.table_dealer_assign(actor=ACTOR, table_id=table.pk, dealer=dealer)
         if table.status == Table.Status.CLOSED:
             table_services.table_open(actor=ACTOR, table_id=table.pk)
         # The theoretical RTP of each pair (the presets' ship precomputed: the worker stores
         # them at once), so the game performance report has them from the first round.
         table_services.rtp_figure(rule_set=table.rule_set, payout_schedule=table.payout_schedule)
     return credentials
+
+
+def _demo_dealers(tables: list[Table], dealer: User) -> None:
+    """One dealer per table (a dealer holds one table at a time): the ``dealer`` login at the
+    first, a dealer without a login at each other. Those go first, relieving ``dealer``
+    wherever an earlier run left them."""
+    group = Group.objects.get(name=roles.DEALER)
+    for table in tables[1:]:
+        own, created = User.objects.get_or_create(username=f"dealer-{table.code}")
+        if created:
+            own.set_unusable_password()
+            own.save()
+        own.groups.add(group)
+        if table.dealer_id != own.pk:
+            table_services.table_dealer_assign(actor=ACTOR, table_id=table.pk, dealer=own)
+    if tables and tables[0].dealer_id != dealer.pk:
+        table_services.table_dealer_assign(actor=ACTOR, table_id=tables[0].pk, dealer=dealer)
 
 
 DEMO_BACKUP_CODES = 3

@@ -64,7 +64,7 @@ from numba import njit
     I_NPARAMS,
 ) = range(48)
 
-F_WIN, F_PONTOON, F_FCT, F_EVEN, F_SUR, F_NPARAMS = range(6)
+F_WIN, F_PONTOON, F_FCT, F_EVEN, F_SUR, F_SUPER, F_NPARAMS = range(7)
 
 # codes shared with gamemath
 STAND, HIT, DOUBLE, BUY, TWIST, RESCUE, SURRENDER, SPLIT, PLAY = range(9)
@@ -154,8 +154,8 @@ def _total(cards, n, fixed):
 
 @njit(cache=True)
 def play_round(shoe, pos, lazy, P, F, ladder, bonus, keys, vals, rkeys, rvals, resplit, stats):
-    """Play one round of one box with a unit stake; returns the net result (bonus prizes
-    excluded, counted in stats)."""
+    """Play one round of one box with a unit stake; returns the net result, Super Bonus prize
+    included at ``F[F_SUPER]`` (the prize over the stake; 0: counted in stats only)."""
     cards = np.zeros((MAXH, MAXC), dtype=np.int64)
     ncards = np.zeros(MAXH, dtype=np.int64)
     cnt = np.zeros((MAXH, 10), dtype=np.int64)
@@ -543,6 +543,7 @@ def play_round(shoe, pos, lazy, P, F, ladder, bonus, keys, vals, rkeys, rvals, r
                     and cards[i, 1] // 13 == cards[i, 2] // 13
                 ):
                     stats[S_SUPER] += 1
+                    net += F[F_SUPER]
             continue
         if dpont and P[I_OBBO]:
             if i == 0:

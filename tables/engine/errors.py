@@ -14,7 +14,16 @@ class InvalidEvent(EngineError):
 
 
 class OutOfTurn(InvalidEvent):
-    """An event addresses a hand, bet or actor whose turn it is not."""
+    """An event the round does not take now: one of the two below."""
+
+
+class NotExpectedNow(OutOfTurn):
+    """The round awaits no event of this kind now (betting closed, no card due, no such
+    decision window open)."""
+
+
+class NotTheirTurn(OutOfTurn):
+    """A decision of this kind is awaited, but from another hand or bet."""
 
 
 class IllegalAction(InvalidEvent):

@@ -29,9 +29,12 @@ Method (reported as ``method`` by :func:`game_maths`):
   for their second card) with the best of resplit / play at each step; unlimited re-splits are
   capped at 8 hands. For rank-only splits of ten-values the chance that two ten-values share a
   rank is taken from a fresh shoe.
-- **Not modelled** (reported separately): Super Bonus and envy prizes are fixed amounts, not
-  odds, so they are reported as a probability per hand and an expected value per unit stake at
-  each tier's minimum stake; the strategy ignores suits (a 7-7 suited is played like any 7-7).
+- **Super Bonus** (a fixed prize, not odds): valued at the stake given (``stake``, minor
+  units) as ``prize / stake`` times the chance the three 7s share a suit, so the strategy for
+  7-7 against the prize rank and the edge depend on the stake; without a stake it is left out
+  (as below every tier). The envy bonus goes to *other* players, so it is not in this player's
+  edge: it is reported per other box. The strategy ignores suits (a 7-7 suited is played like
+  any 7-7).
   Insurance and even money are evaluated at the root (taken only when their EV is positive).
   Traditional staking after the first card is taken as a flat stake (EV by first card is given).
 - **Doubles** are made for the full original stake (a partial Crown double is dominated: the
@@ -41,6 +44,7 @@ Method (reported as ``method`` by :func:`game_maths`):
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 import operator
@@ -52,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from ._jit import BUST, FIVE, PONTOON, dealer_dist
+from .cards import RANKS
 from .rules import PayoutSchedule, RuleSet, get_preset
 
 VALUES = range(1, 11)
@@ -102,10 +107,31 @@ def root_key(up: int, cnt, avail: int) -> int:
     return (hand_key(cnt) * 11 + up) * 4 + avail
 
 
+def prize_per_unit(payouts: PayoutSchedule, stake: int | None) -> float:
+    """The Super Bonus prize as a multiple of a bet of ``stake`` minor units (0 below the
+    lowest tier, or when no stake is given): fixed prizes are worth more to a smaller stake."""
+    if not stake:
+        return 0.0
+    prize = 0
+    for lo, amount in payouts.super_bonus_tiers:
+        if stake >= lo:
+            prize = amount
+    return prize / stake
+
+
+def super_suit_probability(decks: int) -> float:
+    """P(three 7s dealt to the player share a suit | the dealer shows a 7 of unknown suit):
+    the shoe's 7s less the dealer's, averaged over its suit (the strategy ignores suits)."""
+    n = 4 * decks - 1
+    if n < 3:
+        return 0.0
+    return (3 * math.comb(decks, 3) + math.comb(decks - 1, 3)) / math.comb(n, 3)
+
+
 class Game:
     """A rule set + payout schedule compiled for the DP (derived numbers, dealer cache)."""
 
-    def __init__(self, rules: RuleSet, payouts: PayoutSchedule):
+    def __init__(self, rules: RuleSet, payouts: PayoutSchedule, stake: int | None = None):
         rules.validate()
         payouts.validate()
         if rules.dealer_rule == "banker_choice":
@@ -136,6 +162,20 @@ class Game:
         self.bonus = {(pat, klass): _odds(o) for pat, klass, o in payouts.three_card_bonuses}
         self.ladder = [(n, _odds(o)) for n, o in payouts.twenty_one_by_cards]
         self.win = _odds(payouts.win)
+        # Super Bonus: a fixed prize valued at the given stake, so the strategy (7-7 against
+        # the prize rank) and the edge depend on the stake
+        self.stake = stake
+        self.super_up = min(RANKS.index(payouts.super_bonus_dealer_rank) + 1, 10)
+        self.super_suit = super_suit_probability(rules.decks)
+        self.super_value = prize_per_unit(payouts, stake) * self.super_suit
+
+    def at_stake(self, stake: int | None) -> Game:
+        """The same game with the prize valued at another stake, sharing the dealer cache (the
+        dealer's distributions do not depend on the stake)."""
+        other = copy.copy(self)
+        other.stake = stake
+        other.super_value = prize_per_unit(self.p, stake) * self.super_suit
+        return other
 
     def dealer(self, up: int, comp: tuple[int, ...]) -> np.ndarray:
         key = (up, comp)
@@ -229,6 +269,15 @@ class _Solver:
         else:
             odds = g.win
         win = m * odds
+        if (
+            g.super_value
+            and n == 3
+            and cnt[6] == 3
+            and not self.pair
+            and not dbl
+            and self.up == g.super_up
+        ):
+            win += g.super_value  # the prize: paid on top of the 7-7-7 odds, stake undoubled
         if (fct and r.five_card_trick_decided_at_once) or (r.player_21_always_wins and tot == 21):
             return win * float(D.sum())
         prank = 3 if pontoon else (2 if fct else 1)
@@ -394,10 +443,12 @@ class GameMaths:
     extras: dict[str, Any]
     dealer_calls: int = 0
     states: int = 0
+    stake: int | None = None  # minor units the Super Bonus prize was valued at (None: no prize)
 
     def to_json(self, with_tables: bool = False) -> dict[str, Any]:
         out = {
             "variant": self.variant,
+            "stake": self.stake,
             "house_edge": round(self.house_edge, 6),
             "player_ev": self.player_ev,
             "method": self.method,
@@ -416,7 +467,8 @@ METHOD = (
     "states, dealer final-result distributions computed exactly from the shoe less every card "
     "seen; splits approximated (each split hand played from the shoe less the up card and both "
     "pair cards, other split hands' draws not removed; re-splits with a constant re-pair "
-    "probability); bonus odds exact with suit probabilities; Super Bonus reported separately"
+    "probability); bonus odds exact with suit probabilities; Super Bonus valued at the stake "
+    "given, left out without one"
 )
 
 
@@ -510,10 +562,22 @@ def _three_card_table(solver_tables):
     return solver_tables
 
 
-def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = None) -> GameMaths:
-    """Exact (finite-shoe) expected return and composition-dependent strategy of a game."""
+def game_maths(
+    rules: RuleSet,
+    payouts: PayoutSchedule,
+    variant: str | None = None,
+    stake: int | None = None,
+    game: Game | None = None,
+) -> GameMaths:
+    """Exact (finite-shoe) expected return and composition-dependent strategy of a game.
+
+    ``stake`` (minor units): the bet the fixed Super Bonus prize is valued against, in the
+    strategy and in the edge; None leaves the prize out (as a stake below every tier).
+    ``game``: a compiled :class:`Game` of the same documents whose dealer cache to reuse (see
+    :func:`game_maths_by_stake`)."""
     t0 = time.perf_counter()
-    g = Game(rules, payouts)
+    g = Game(rules, payouts, stake) if game is None else game.at_stake(stake)
+    calls0 = g.dealer_calls
     r = rules
     full = g.counts
     N = sum(full)
@@ -529,6 +593,8 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
     ev_first_card: dict[str, float] = {}
     super_p = 0.0
     super_if_hit = 0.0
+    super_break_even = math.inf
+    sb77: tuple[float, float | None] = (-1e18, None)
     tr = ten_ranks(r)
     for up in ups:
         if up:
@@ -566,6 +632,8 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
                 if c1 == 1 and not r.split_aces:
                     split_ok = False
                 e_split = ctx.split_ev(c1) if split_ok else None
+                if up == g.super_up and c1 == c2 == 7:
+                    sb77 = (ctx.main.stand_ev(cnt, 0, 1, 1), e_split)
                 e_sur = None
                 if f_sur:
                     comp = ctx.main.comp(cnt)
@@ -637,10 +705,15 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
             _, act77 = ctx.main.ev(cnt77, a12, 0, 1, 0, 1)
             root77 = root_table.get(root_key(up, cnt77, 1), PLAY)
             p7 = (n7 - 2) / (rem - 2)
-            chase = p_up * p77 * p7 * 4 * g.s777
+            chase = p_up * p77 * p7 * super_suit_probability(r.decks)
             super_if_hit += chase
             if act77 == HIT and root77 == PLAY:
                 super_p += chase
+            # the prize multiple above which hitting 7-7 beats its best alternative
+            p_prize = p7 * g.super_suit
+            hit_bare = ctx.main.draw(cnt77, 0, 0, 1, 0, 1) - p7 * g.super_value
+            alt = max(sb77[0], -1e18 if sb77[1] is None else sb77[1])
+            super_break_even = max(alt - hit_bare, 0.0) / p_prize if p_prize else math.inf
         total_ev += p_up * ev_up
         label = _up_label(up)
         by_up[label] = {"probability": p_up, "player_ev": ev_up}
@@ -665,12 +738,26 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
         extras["ev_by_first_card"] = ev_first_card
         extras["staking"] = "flat stake (the player stakes the same whatever the first card)"
     if payouts.super_bonus_tiers:
+        prize_unit = prize_per_unit(payouts, stake)
         extras["super_bonus"] = {
+            "stake": stake,
+            "prize_per_unit_stake": prize_unit,
+            "in_house_edge": bool(prize_unit),
+            "ev_percent_at_stake": 100 * super_p * prize_unit,
+            # 7-7 against the prize rank is hit (chasing the prize) when prize / stake is at
+            # least this, i.e. at stakes up to prize / this in each tier
+            "hit_7_7_from_prize_multiple": super_break_even,
+            "hit_7_7_up_to_stake": {
+                str(lo): prize / super_break_even if super_break_even else math.inf
+                for lo, prize in payouts.super_bonus_tiers
+            },
             "probability_per_hand": super_p,
             "probability_per_hand_if_7_7_hit_against_7": super_if_hit,
-            "strategy_note": "the computed strategy ignores suits and fixed prizes; where it "
-            "splits 7-7 against a 7 the Super Bonus cannot occur under it",
-            "note": "fixed prizes, not in house_edge; EV per unit stake at each tier minimum",
+            "strategy_note": "the strategy values the prize at the given stake (7-7 against a "
+            "7 is hit when the prize is worth more than splitting); it ignores suits; "
+            "without a stake the prize is left out and 7-7 against a 7 is split",
+            "note": "fixed prizes: in house_edge at the given stake; EV per unit stake at each "
+            "tier minimum under this strategy below",
             "ev_at_tier_minimum_percent": {
                 str(lo): 100 * super_p * prize / lo for lo, prize in payouts.super_bonus_tiers
             },
@@ -684,6 +771,9 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
             "that hand wins a prize; expected envy (minor units) a player receives per round "
             "for each other box staked at a tier",
             "envy_expected_per_other_box": super_p * payouts.envy_bonus,
+            "envy_percent_of_stake_per_other_box": (
+                100 * super_p * payouts.envy_bonus / stake if stake else 0.0
+            ),
             "envy_expected_per_other_box_if_7_7_hit": super_if_hit * payouts.envy_bonus,
         }
     if g.peek:
@@ -702,8 +792,9 @@ def game_maths(rules: RuleSet, payouts: PayoutSchedule, variant: str | None = No
         resplit=resplit,
         even_money=even_money,
         extras=extras,
-        dealer_calls=g.dealer_calls,
+        dealer_calls=g.dealer_calls - calls0,
         states=states,
+        stake=stake,
     )
 
 
@@ -727,6 +818,28 @@ def dealer_distribution(rules: RuleSet, up: int = 0, exact: bool = False) -> dic
         out["five_card"] = float(d[FIVE])
     out["bust"] = float(d[BUST])
     return out
+
+
+def game_maths_by_stake(
+    rules: RuleSet, payouts: PayoutSchedule, stakes, variant: str | None = None
+) -> dict[int | None, GameMaths]:
+    """:func:`game_maths` at several stakes, the dealer's distributions computed once."""
+    g = Game(rules, payouts)
+    return {s: game_maths(rules, payouts, variant, s, game=g) for s in stakes}
+
+
+def stake_points(payouts: PayoutSchedule) -> list[int | None]:
+    """Where the RTP by stake is shown: no prize (None: a stake below every tier), then each
+    tier's lowest stake and, below the top tier, its highest (the next minimum less one minor
+    unit). The top tier has no highest stake: ``hit_7_7_up_to_stake`` in the Super Bonus
+    extras says from where the prize no longer changes play (the RTP then tends to None's)."""
+    tiers = payouts.super_bonus_tiers
+    points: list[int | None] = [None]
+    for i, (lo, _) in enumerate(tiers):
+        points.append(lo)
+        if i + 1 < len(tiers):
+            points.append(tiers[i + 1][0] - 1)
+    return points
 
 
 @functools.lru_cache(maxsize=8)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card, HandValue, card_allowed, hand_total, is_ace_and_ten, parse_card
-from .errors import IllegalAction, ImpossibleCard, InvalidEvent, OutOfTurn
+from .errors import IllegalAction, ImpossibleCard, InvalidEvent, NotExpectedNow, NotTheirTurn
 from .events import (
     BetPlaced,
     BettingClosed,
@@ -524,7 +524,7 @@ class RoundState:
 
     def _on_bet(self, e: BetPlaced) -> None:
         if self.phase != "betting":
-            raise OutOfTurn(f"bet {e.bet_id}: betting is closed (phase {self.phase})")
+            raise NotExpectedNow(f"bet {e.bet_id}: betting is closed (phase {self.phase})")
         if not isinstance(e.bet_id, str) or not e.bet_id or e.bet_id in self.bets:
             raise InvalidEvent(f"bet id {e.bet_id!r} is empty or already used in this round")
         box = self.boxes.get(e.box) if _is_int(e.box) else None
@@ -570,7 +570,7 @@ class RoundState:
 
     def _on_close(self, e: BettingClosed) -> None:
         if self.phase != "betting":
-            raise OutOfTurn(f"betting is not open (phase {self.phase})")
+            raise NotExpectedNow(f"betting is not open (phase {self.phase})")
         self._box_index = None  # no more bets: nothing to keep (or copy) per box
         if not self.boxes:
             self.phase = "complete"
@@ -592,7 +592,9 @@ class RoundState:
         target = self.next_card_target()
         card = parse_card(e.card)
         if target is None:
-            raise OutOfTurn(f"no card is expected now (phase {self.phase}, turn {self.turn()})")
+            raise NotExpectedNow(
+                f"no card is expected now (phase {self.phase}, turn {self.turn()})"
+            )
         if not card_allowed(card, self.rules.deck_kind):
             raise ImpossibleCard(f"{card.code}: a {self.rules.deck_kind} shoe holds no tens")
         if self.counts[card] >= self.rules.decks:
@@ -672,9 +674,9 @@ class RoundState:
     def _window_bet(self, kind: str, bet_id: str) -> Bet:
         w = self.window
         if w is None or w.kind != kind:
-            raise OutOfTurn(f"no {kind} window is open (turn {self.turn()})")
+            raise NotExpectedNow(f"no {kind} window is open (turn {self.turn()})")
         if bet_id not in w.pending:
-            raise OutOfTurn(f"bet {bet_id!r} has no pending {kind} decision")
+            raise NotTheirTurn(f"bet {bet_id!r} has no pending {kind} decision")
         w.pending.remove(bet_id)
         return self.bets[bet_id]
 
@@ -686,8 +688,10 @@ class RoundState:
 
     def _on_insurance(self, e: InsuranceTaken) -> None:
         w = self.window
-        if w is None or w.kind != "insurance" or e.bet_id not in w.pending:
-            raise OutOfTurn(f"bet {e.bet_id!r} has no pending insurance decision")
+        if w is None or w.kind != "insurance":
+            raise NotExpectedNow(f"no insurance window is open (turn {self.turn()})")
+        if e.bet_id not in w.pending:
+            raise NotTheirTurn(f"bet {e.bet_id!r} has no pending insurance decision")
         rng = self._insurance_range(e.bet_id)
         if rng is None:
             raise IllegalAction(f"bet {e.bet_id} may not take insurance (stake too small or none)")
@@ -707,8 +711,10 @@ class RoundState:
 
     def _on_match(self, e: MatchMade) -> None:
         w = self.window
-        if w is None or w.kind != "match" or e.bet_id not in w.pending:
-            raise OutOfTurn(f"bet {e.bet_id!r} has no pending match decision (turn {self.turn()})")
+        if w is None or w.kind != "match":
+            raise NotExpectedNow(f"no match window is open (turn {self.turn()})")
+        if e.bet_id not in w.pending:
+            raise NotTheirTurn(f"bet {e.bet_id!r} has no pending match decision")
         rng = self._match_range(e.bet_id)
         amount = rng[1] if e.amount is None else e.amount
         self._check_amount("match", amount, rng)
@@ -728,7 +734,7 @@ class RoundState:
 
     def _on_stake(self, e: StakePlaced) -> None:
         if self.window is None or self.window.kind != "staking":
-            raise OutOfTurn(f"no staking window is open (turn {self.turn()})")
+            raise NotExpectedNow(f"no staking window is open (turn {self.turn()})")
         lim = self.limits
         hi = lim.max_bet if lim.max_bet is not None else 10**15
         amount = self._check_amount("stake", e.amount, (lim.min_bet, hi))
@@ -754,9 +760,9 @@ class RoundState:
     def _on_decision(self, e: Decision) -> None:
         t = self.turn()
         if t is None or t[0] != "hand":
-            raise OutOfTurn(f"no hand decision is expected now (phase {self.phase}, turn {t})")
+            raise NotExpectedNow(f"no hand decision is expected now (phase {self.phase}, turn {t})")
         if (e.box, e.hand_index) != (t[1], t[2]):
-            raise OutOfTurn(
+            raise NotTheirTurn(
                 f"it is box {t[1]} hand {t[2]}'s turn, not box {e.box} hand {e.hand_index}"
             )
         self._decide(e.action, e.amount)
@@ -824,9 +830,11 @@ class RoundState:
     def _on_timeout(self, e: TimeoutDefault) -> None:
         t = self.turn()
         if t is None:
-            raise OutOfTurn(f"nobody is deciding now (phase {self.phase}); no timeout applies")
+            raise NotExpectedNow(f"nobody is deciding now (phase {self.phase}); no timeout applies")
         if e.box is not None and (t[0] != "hand" or (e.box, e.hand_index) != (t[1], t[2])):
-            raise OutOfTurn(f"the timeout names box {e.box} hand {e.hand_index}; the turn is {t}")
+            raise NotTheirTurn(
+                f"the timeout names box {e.box} hand {e.hand_index}; the turn is {t}"
+            )
         kind = t[0]
         if kind == "hand":
             legal = self._hand_actions(t[1], t[2])
@@ -848,7 +856,7 @@ class RoundState:
 
     def _on_dealer_decision(self, e: DealerDecision) -> None:
         if self.turn() != ("dealer",):
-            raise OutOfTurn(f"the dealer is not deciding now (phase {self.phase})")
+            raise NotExpectedNow(f"the dealer is not deciding now (phase {self.phase})")
         if e.action not in ("hit", "stand"):
             raise IllegalAction(f"dealer action {e.action!r} must be 'hit' or 'stand'")
         self._dealer_decide(e.action)
@@ -1073,7 +1081,7 @@ def event_for_action(
     """The event that performs ``action`` (a name from ``legal_actions``) in the current turn."""
     t = state.turn()
     if t is None:
-        raise OutOfTurn(f"nobody is deciding now (phase {state.phase})")
+        raise NotExpectedNow(f"nobody is deciding now (phase {state.phase})")
     kind = t[0]
     if kind == "hand":
         return Decision(t[1], t[2], action, amount)

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _simkernel as K
 from .cards import RANKS
-from .gamemath import MAXH_RESPLIT, GameMaths, game_maths, hand_key
+from .gamemath import MAXH_RESPLIT, GameMaths, game_maths, hand_key, prize_per_unit
 from .rules import PayoutSchedule, RuleSet
 
 CHUNK = 250_000
@@ -140,6 +140,7 @@ def compile_game(rules: RuleSet, payouts: PayoutSchedule, maths: GameMaths) -> C
     F[K.F_FCT] = p.five_card_trick[0] / p.five_card_trick[1]
     F[K.F_EVEN] = p.even_money[0] / p.even_money[1]
     F[K.F_SUR] = r.surrender_return[0] / r.surrender_return[1]
+    F[K.F_SUPER] = prize_per_unit(p, maths.stake)  # the stake the strategy was computed for
     ladder = np.full(K.MAXC + 1, -1.0)
     for n in range(K.MAXC + 1):
         for count, o in p.twenty_one_by_cards:
@@ -206,6 +207,7 @@ class SimResult:
     seconds: float
     frequencies: dict[str, float]
     counts: dict[str, int]
+    stake: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -220,7 +222,9 @@ class SimResult:
             "seconds": self.seconds,
             "frequencies": self.frequencies,
             "counts": self.counts,
-            "unit": "one box, one unit stake per round; prizes (Super Bonus) counted, not paid",
+            "stake": self.stake,
+            "unit": "one box, one unit stake per round; the Super Bonus prize is paid as a "
+            "multiple of the stake when a stake is given, else only counted",
         }
 
 
@@ -234,9 +238,12 @@ def simulate(
     progress: bool = False,
     variant: str | None = None,
     chunk: int = CHUNK,
+    stake: int | None = None,
 ) -> SimResult:
-    """Play ``hands`` rounds with the maths' strategy; house edge with its standard error."""
-    maths = maths or game_maths(rules, payouts, variant)
+    """Play ``hands`` rounds with the maths' strategy; house edge with its standard error.
+    ``stake`` (minor units, when ``maths`` is not given): the Super Bonus prize is valued at it
+    in the strategy and paid at it; a given ``maths`` brings its own stake."""
+    maths = maths or game_maths(rules, payouts, variant, stake)
     compiled = compile_game(rules, payouts, maths)
     jobs = []
     left, i = hands, 0
@@ -316,6 +323,7 @@ def simulate(
         seconds=wall,
         frequencies=freqs,
         counts=counts,
+        stake=maths.stake,
     )
 
 

@@ -28,17 +28,21 @@ from tables.services.play import (
     round_open,
     round_resume,
 )
+from tables.services.rotation import dealer_break_end, dealer_break_start
 from tables.services.settlement import round_settle
 from tables.services.shoes import shoe_load, shoe_replace
 from tables.services.table_admin import (
     seat_leave,
+    table_clone,
     table_close,
     table_create,
     table_dealer_assign,
+    table_dealer_release,
     table_limits_set,
     table_open,
     table_pause,
     table_resume,
+    table_retire,
     table_rules_set,
 )
 from tables.services.timers import (
@@ -72,6 +76,8 @@ __all__ = [
     "RoundDriver",
     "bet_place",
     "card_post",
+    "dealer_break_end",
+    "dealer_break_start",
     "dealer_decision_make",
     "decision_make",
     "late_bet_record",
@@ -91,13 +97,16 @@ __all__ = [
     "settlement_sweep",
     "shoe_load",
     "shoe_replace",
+    "table_clone",
     "table_close",
     "table_create",
     "table_dealer_assign",
+    "table_dealer_release",
     "table_limits_set",
     "table_open",
     "table_pause",
     "table_resume",
+    "table_retire",
     "table_rules_set",
     "timers_sweep",
     "void_approve",

@@ -12,6 +12,7 @@ from django_fsm import can_proceed
 
 from casino.actors import Actor
 from casino.errors import NotFound
+from casino.rows import model_remember
 from tables import lock_objects
 from tables.errors import RoundHeld, RoundSuspended, WrongPhase
 from tables.models import Box, Round, RoundEvent, Table, VoidRequest
@@ -34,7 +35,9 @@ def enqueue(task_name: str, args: list, *, eta: datetime | None = None) -> None:
         try:
             app.send_task(task_name, args=args, eta=eta)
         except Exception:
-            log.warning("could not enqueue %s%s; the sweep will recover it", task_name, args)
+            log.warning(
+                "could not enqueue %s%s; the sweep will recover it", task_name, args, exc_info=True
+            )
 
     transaction.on_commit(send)
 
@@ -66,7 +69,7 @@ def columns_remember(rnd: Round) -> Round:
     those that changed and the state (not the whole row, by a statement built once: fewer
     bytes, no compilation of a 25-column UPDATE per bet). Nobody else changes the row while we
     hold its lock."""
-    rnd._columns_loaded = {name: getattr(rnd, name) for name in _ROUND_COLUMNS}
+    model_remember(rnd, _ROUND_COLUMNS)
     return rnd
 
 
@@ -98,14 +101,18 @@ class _StreamWake:
             )
 
 
-def stream_wake(event: RoundEvent) -> None:
-    """Wake the table's streams when this transaction commits (once per transaction)."""
-    key = (event.txid, event.pk)
+def stream_wake(event: RoundEvent | None, *, table_id: int | None = None) -> None:
+    """Wake the table's streams when this transaction commits (once per transaction). A bet's
+    event is written by the bet's one INSERT, which does not read its key back: it wakes with
+    ``table_id`` only, and the streams read what has committed (a bet an older transaction
+    still hides goes out with the table's next wake)."""
+    table_id = event.table_id if event is not None else table_id
+    key = (event.txid, event.pk) if event is not None else (0, 0)
     for _, func, _ in transaction.get_connection().run_on_commit:
-        if isinstance(func, _StreamWake) and func.table_id == event.table_id:
+        if isinstance(func, _StreamWake) and func.table_id == table_id:
             func.key = max(func.key, key)
             return
-    wake = _StreamWake(event.table_id)
+    wake = _StreamWake(table_id)
     wake.key = key
     transaction.on_commit(wake, robust=True)
 

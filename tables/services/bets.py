@@ -19,7 +19,7 @@ from tables import engine as eng
 from tables import events, lock_objects
 from tables.errors import BettingClosed, engine_error
 from tables.models import Bet, RoundEvent, RuleSetVersion, Seat
-from tables.services._common import Phase, live_check
+from tables.services._common import Phase, live_check, stream_wake
 
 
 def bet_place(
@@ -154,6 +154,7 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
             ],
         )
         events.round_event(actor=actor, round=rnd, seq=None, event=payload, bet_id=bet.pk)
+        stream_wake(None, table_id=rnd.table_id)
         if stake:
             ledger.stake_debit(
                 actor=actor,

@@ -13,7 +13,7 @@ from django_fsm import can_proceed
 
 from casino.actors import Actor
 from casino.errors import Conflict
-from casino.rows import model_insert, model_update
+from casino.rows import model_insert, model_remembered, model_update_changed
 from ledger import services as ledger
 from tables import engine as eng
 from tables import events, lock_objects, selectors, visibility
@@ -82,7 +82,7 @@ class RoundDriver:
 
     def __init__(self, actor: Actor, rnd: Round):
         self.actor = actor
-        self.rnd = rnd if hasattr(rnd, "_columns_loaded") else columns_remember(rnd)
+        self.rnd = rnd if model_remembered(rnd) else columns_remember(rnd)
         self.state = selectors.round_state(rnd)
         if rnd.phase == Round.Phase.OPEN:
             # The bets placed so far (folded just now) have no seq: the next event is numbered
@@ -331,10 +331,7 @@ class RoundDriver:
         if state.phase != "betting":
             _hands_sync(rnd, state)
         rnd.state = state.to_json()
-        loaded = rnd._columns_loaded
-        changed = [name for name, value in loaded.items() if getattr(rnd, name) != value]
-        model_update(rnd, ["state", *changed])
-        columns_remember(rnd)
+        model_update_changed(rnd, always=["state"])
         return rnd
 
 

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.errors import NotFound, Unprocessable, ValidationFailed
+from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
 from ledger.models import Player
 from tables import engine as eng
 from tables import events, lock_objects, selectors
@@ -26,6 +26,11 @@ from tables.models import (
     TableChange,
 )
 from tables.services._common import boxes_ensure, table_locked, transition
+from tables.services.rotation import (
+    dealer_assignment_create,
+    dealer_break_end,
+    dealer_one_table_check,
+)
 from tables.services.shoes import shoe_retire
 from tables.services.versions import rtp_figure
 
@@ -49,6 +54,17 @@ def table_create(
     card_source: str = Table.CardSource.SERVER_SHOE,
     **settings: Any,
 ) -> Table:
+    """A new closed table; the change log records its whole configuration."""
+    pit = settings.get("pit")
+    if pit is not None and pit.casino_id != casino.pk:
+        raise ValidationFailed(f"{pit} is not a pit of {casino}.", errors={"pit": ["other casino"]})
+    min_bet, max_bet = settings.get("min_bet", 100), settings.get("max_bet", 100_000)
+    if min_bet < 1 or max_bet < min_bet:
+        raise ValidationFailed(
+            "Limits need 1 <= min_bet <= max_bet.", errors={"max_bet": ["must be at least min_bet"]}
+        )
+    if Table.objects.filter(code=code).exists():
+        raise Conflict(f"A table {code!r} exists already.")
     with transaction.atomic():
         table = Table.objects.create(
             casino=casino,
@@ -64,8 +80,54 @@ def table_create(
     return table
 
 
+def table_clone(*, actor: Actor, table_id: int, code: str, name: str) -> Table:
+    """A new closed table configured as ``table_id`` (pit, rules, currency, card source,
+    limits and timers); no dealer, shoe or history."""
+    source = Table.objects.select_related("casino", "pit").filter(pk=table_id).first()
+    if source is None:
+        raise NotFound(f"Table {table_id} does not exist.")
+    return table_create(
+        actor=actor,
+        casino=source.casino,
+        code=code,
+        name=name,
+        rule_set=source.rule_set,
+        payout_schedule=source.payout_schedule,
+        currency=source.currency,
+        card_source=source.card_source,
+        pit=source.pit,
+        **{k: v for k, v in _limits(source).items()},
+    )
+
+
+def table_retire(*, actor: Actor, table_id: int) -> Table:
+    """A closed table leaves the floor for good; its rounds, money and audit trail stay."""
+    with transaction.atomic():
+        table = table_locked(table_id)
+        if table.retired_at is not None:
+            raise Conflict(f"Table {table.code} is retired already.")
+        if table.status != Table.Status.CLOSED:
+            raise WrongPhase(f"Table {table.code} is {table.status}: close it before retiring.")
+        table.retired_at = timezone.now()
+        if table.dealer_id is not None:
+            DealerAssignment.objects.filter(table=table, ended_at__isnull=True).update(
+                ended_at=table.retired_at
+            )
+            table.dealer = None
+        table.save(update_fields=["retired_at", "dealer"])
+        _change_log(
+            actor=actor,
+            table=table,
+            kind="retired",
+            before={"retired_at": None},
+            after={"retired_at": table.retired_at.isoformat()},
+        )
+    return table
+
+
 def _config(table: Table) -> dict[str, Any]:
     return {
+        "pit_id": table.pit_id,
         "rule_set_id": table.rule_set_id,
         "payout_schedule_id": table.payout_schedule_id,
         "currency": table.currency,
@@ -89,6 +151,8 @@ def _table_status_change(*, actor: Actor, table_id: int, name: str, what: str) -
     with transaction.atomic():
         table = table_locked(table_id)
         before = table.status
+        if name == "open" and table.retired_at is not None:
+            raise Conflict(f"Table {table.code} is retired.")
         if name == "open" and (table.rule_set_id is None or table.payout_schedule_id is None):
             raise Unprocessable(f"Table {table.code} needs a rule set and a payout schedule.")
         if name == "close" and Round.objects.filter(table=table, phase__in=Round.LIVE).exists():
@@ -199,7 +263,8 @@ def table_rules_set(
 
 
 def table_dealer_assign(*, actor: Actor, table_id: int, dealer) -> DealerAssignment:
-    """Rotate the dealer: ends the current assignment, starts a new one (next round on)."""
+    """Rotate the dealer: ends the current assignment, starts a new one (next round on).
+    Refused for a dealer holding another table; ends the dealer's break."""
     if not selectors.dealer_list().filter(pk=dealer.pk).exists():
         raise ValidationFailed(
             f"{dealer} is not an active member of the dealer role.",
@@ -207,18 +272,36 @@ def table_dealer_assign(*, actor: Actor, table_id: int, dealer) -> DealerAssignm
         )
     with transaction.atomic():
         table = table_locked(table_id)
+        dealer_one_table_check(table=table, dealer=dealer)
         now = timezone.now()
         before = {"dealer_id": table.dealer_id}
         DealerAssignment.objects.filter(table=table, ended_at__isnull=True).update(ended_at=now)
-        assignment = DealerAssignment.objects.create(
-            table=table, dealer=dealer, started_at=now, assigned_by=actor.label
-        )
+        dealer_break_end(actor=actor, dealer=dealer, now=now)
+        assignment = dealer_assignment_create(actor=actor, table=table, dealer=dealer, now=now)
         table.dealer = dealer
         table.save(update_fields=["dealer"])
         _change_log(
             actor=actor, table=table, kind="dealer", before=before, after={"dealer_id": dealer.pk}
         )
     return assignment
+
+
+def table_dealer_release(*, actor: Actor, table_id: int) -> Table:
+    """The dealer leaves the table with no relief (end of shift): the table has no dealer."""
+    with transaction.atomic():
+        table = table_locked(table_id)
+        if table.dealer_id is None:
+            raise Conflict(f"Table {table.code} has no dealer.")
+        before = {"dealer_id": table.dealer_id}
+        DealerAssignment.objects.filter(table=table, ended_at__isnull=True).update(
+            ended_at=timezone.now()
+        )
+        table.dealer = None
+        table.save(update_fields=["dealer"])
+        _change_log(
+            actor=actor, table=table, kind="dealer", before=before, after={"dealer_id": None}
+        )
+    return table
 
 
 def seat_leave(*, actor: Actor, table_id: int, player: Player) -> None:

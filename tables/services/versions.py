@@ -9,7 +9,7 @@ from casino.errors import ValidationFailed
 from tables import engine as eng
 from tables import events
 from tables.models import PayoutScheduleVersion, RtpFigure, RuleSetVersion
-from tables.rtp import rtp_compute, rtp_precomputed
+from tables.rtp import rtp_by_stake_precomputed, rtp_by_stake_text, rtp_compute, rtp_precomputed
 from tables.services._common import enqueue
 
 
@@ -92,6 +92,24 @@ def rtp_figure(*, rule_set: RuleSetVersion, payout_schedule: PayoutScheduleVersi
     if figure.rtp is None:
         enqueue("tables.rtp_compute", [rule_set.pk, payout_schedule.pk])
     return figure
+
+
+def rtp_by_stake(*, rule_set: RuleSetVersion, payout_schedule: PayoutScheduleVersion) -> str | None:
+    """The RTP by stake tier of a pair whose schedule has fixed Super Bonus prizes (their
+    value, and so the strategy, depends on the stake): shipped for the presets; None for a
+    schedule without fixed prizes, or one whose table is not precomputed."""
+    payouts = eng.PayoutSchedule.from_json(payout_schedule.document)
+    if not payouts.super_bonus_tiers:
+        return None
+    table = rtp_by_stake_precomputed(
+        rules=eng.RuleSet.from_json(rule_set.document), payouts=payouts
+    )
+    if table is None:
+        return (
+            "not precomputed for this pair (python manage.py gamemath --stake AMOUNT gives it); "
+            "the figure above leaves the fixed prizes out"
+        )
+    return rtp_by_stake_text(table, payouts)
 
 
 def rtp_compute_store(*, rule_set_id: int, payout_schedule_id: int) -> RtpFigure:

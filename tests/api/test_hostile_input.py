@@ -33,6 +33,7 @@ from casino.actors import Actor
 from casino.api import roles
 from casino.api.services import api_key_issue, device_token_issue
 from ledger import services as ledger_services
+from ledger.models import OperatorEvent
 from tables import services as table_services
 from tests.factories import OperatorFactory, UserFactory, funded_player, live_table
 from tests.helpers.staff import login_verified
@@ -143,6 +144,7 @@ class World:
         self.wallet = self.player.wallets.get()
         self.round = table_services.round_open(actor=ACTOR, table_id=self.table.pk)
         self.deposit = self.wallet.legs.first().transaction
+        self.operator_event = OperatorEvent.objects.filter(operator=self.operator).first()
         self.staff = UserFactory(roles=[roles.PIT_BOSS])
         self.correction = ledger_services.correction_request(
             actor=ACTOR, user=self.staff, original=self.deposit, reason="r", replacement_legs=[]
@@ -163,7 +165,7 @@ class World:
                 values[name] = ids if ids is not None else str(self._id_for(op.path))
         return values
 
-    def _id_for(self, path: str) -> int:
+    def _id_for(self, path: str) -> int | str:
         segment = path.removeprefix("/api/v1/").split("/{")[0]
         return {
             "api-keys": self.spare_key.pk,
@@ -172,6 +174,7 @@ class World:
             "audit/events": self.event.pk,
             "audit/rounds": self.round.pk,
             "corrections": self.correction.pk,
+            "operator-events": self.operator_event.public_id,
             "operators": self.operator.pk,
             "players": self.player.pk,
             "rounds": self.round.pk,

@@ -234,7 +234,10 @@ def test_a_rounds_state_hides_other_operators_players_from_a_key(client_for, ope
         assert boxes[2]["bets"][0]["stake"] == 100  # the table shows the stake, not whose
         staff = client_for(roles.PIT_BOSS).get(url).json()
         assert {b["controller"] for b in staff["boxes"]} == {mine.pk, theirs.pk}
-    stream = client_for(roles.OPERATOR_INTEGRATION).get(f"/api/v1/tables/{table.pk}/events/")
+    stream = client_for(roles.OPERATOR_INTEGRATION).get(
+        f"/api/v1/tables/{table.pk}/events/",
+        HTTP_LAST_EVENT_ID="0-0",  # from the first event
+    )
     body = streamed_content(stream).decode()
     assert "bet_placed" in body and f'"player_id": {theirs.pk}' not in body
 

@@ -140,6 +140,24 @@ def test_changing_rules_shows_the_pairs_theoretical_rtp_before_activating_it():
     assert (table.rule_set_id, table.payout_schedule_id) == (rule_set.pk, payouts.pk)
 
 
+def test_the_rtp_preview_of_a_fixed_prize_schedule_is_a_table_by_stake():
+    table = live_table("british_casino")
+    rule_set, payouts = services.preset_versions_ensure(actor=ACTOR, preset="crown")
+    client, _ = staff(roles.PIT_BOSS)
+    preview = client.post(
+        _action_url("table", table.pk, "rules"),
+        {
+            "_action_page": "1",
+            "_preview": "1",
+            "rule_set": rule_set.pk,
+            "payout_schedule": payouts.pk,
+        },
+    ).content.decode()
+    assert "RTP by stake" in preview
+    assert "below 5.00: 99.6189 %" in preview and "5.00: 99.6458 %" in preview
+    assert "24.99: 99.6189 %" in preview and "Envy bonus" in preview
+
+
 def test_void_requested_by_a_pit_boss_is_approved_only_by_someone_else():
     _table, rnd, _player = round_with_bet(close=False)
     boss_client, boss = staff(roles.PIT_BOSS)

@@ -11,6 +11,7 @@ import pytest
 
 from tables.engine import get_preset
 from tables.engine.gamemath import (
+    HIT,
     Game,
     _Context,
     _sub,
@@ -19,7 +20,9 @@ from tables.engine.gamemath import (
     game_maths,
     natural_probability,
     preset_maths,
+    prize_per_unit,
     shoe_counts,
+    super_suit_probability,
 )
 from tables.engine.rules import PayoutSchedule, RuleSet
 
@@ -276,3 +279,57 @@ def test_dealer_command_keys_per_preset():
         assert sum(d.values()) == pytest.approx(1.0, abs=1e-12)
         assert set(d) >= {"17", "18", "19", "20", "21", "pontoon", "bust"}
         assert ("five_card" in d) == rules.dealer_five_card_trick
+
+
+# ---------------------------------------------------------------------- Super Bonus by stake
+def _crown_7_7_against_7(stake):
+    """Hit and split EVs of an unsplit 7-7 against a dealer 7 at ``stake`` (crown, one up-card
+    context only: the whole game takes tens of seconds)."""
+    r, p = get_preset("crown")
+    g = Game(r, p, stake)
+    ctx = _Context(g, 7, _sub(g.counts, _vec(7)))
+    cnt = _vec(7, 7)
+    return ctx.main.ev(cnt, 0, 0, 1, 0, 1), ctx.split_ev(7)
+
+
+def test_prize_per_unit_stake_follows_the_tiers():
+    p = get_preset("crown").payouts
+    assert prize_per_unit(p, None) == 0.0
+    assert prize_per_unit(p, 499) == 0.0  # below every tier: no prize
+    assert prize_per_unit(p, 500) == 200.0
+    assert prize_per_unit(p, 2499) == pytest.approx(100_000 / 2499)
+    assert prize_per_unit(p, 2500) == 200.0
+    # three 7s of one suit from 8 spanish decks less the dealer's 7 (31 sevens, 7 of its suit)
+    assert super_suit_probability(8) == pytest.approx((3 * 56 + 35) / 4495)
+
+
+def test_a_large_prize_turns_splitting_7_7_against_7_into_hitting():
+    (play0, act0), split0 = _crown_7_7_against_7(None)
+    (play200, act200), split200 = _crown_7_7_against_7(500)  # 1,000.00 on 5.00: 200:1
+    (play40, _), split40 = _crown_7_7_against_7(2499)  # 1,000.00 on 24.99: about 40:1
+    assert act0 == HIT and split0 > play0  # without the prize: split
+    assert split200 == pytest.approx(split0) and split40 == pytest.approx(split0)  # no prize
+    assert act200 == HIT and play200 > split200  # 200:1: hit, chasing the prize
+    assert split40 > play40 > play0  # 40:1 is worth something, not enough to stop splitting
+    p7 = 29 / 381  # the third 7: 32 less the dealer's and the player's two, of 384 - 3
+    gain = p7 * super_suit_probability(8) * (200 - 100_000 / 2499)
+    assert play200 - play40 == pytest.approx(gain, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("raw", "minor"), [(None, None), ("5", 500), ("24.99", 2499), ("25.00", 2500)]
+)
+def test_stake_option_reads_an_amount_in_minor_units(raw, minor):
+    from tables.management.commands._gamecli import stake_minor
+
+    assert stake_minor({"stake": raw}) == minor
+
+
+@pytest.mark.parametrize("raw", ["abc", "0", "-5", "1.001", "NaN", "inf"])
+def test_stake_option_refuses_what_is_not_a_positive_amount(raw):
+    from django.core.management.base import CommandError
+
+    from tables.management.commands._gamecli import stake_minor
+
+    with pytest.raises(CommandError, match="--stake"):
+        stake_minor({"stake": raw})

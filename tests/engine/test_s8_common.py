@@ -15,7 +15,8 @@ from tables.engine import (
     InvalidEvent,
     MatchDeclined,
     MatchMade,
-    OutOfTurn,
+    NotExpectedNow,
+    NotTheirTurn,
     RoundNotComplete,
     ShoeComposition,
     StakePlaced,
@@ -196,7 +197,7 @@ def test_s8_timeout_declines_matches_and_insurance():
 
 def test_s8_timeout_for_the_wrong_hand_refused():
     s = _state("crown", bets((1, 1000), (2, 1000)), ["QS", "QH", "9H", "2C", "3C"])
-    with pytest.raises(OutOfTurn):
+    with pytest.raises(NotTheirTurn):
         apply(s, TimeoutDefault(2, 0))
 
 
@@ -205,13 +206,13 @@ def test_s8_timeout_for_the_wrong_hand_refused():
 
 def test_s8_card_not_asked_for_is_refused():
     s = _state("crown", bets((1, 1000)), ["QS", "9H", "2C"])
-    with pytest.raises(OutOfTurn, match="no card is expected"):
+    with pytest.raises(NotExpectedNow, match="no card is expected"):
         apply(s, CardDealt("5S"))
 
 
 def test_s8_decision_out_of_turn_refused():
     s = _state("crown", bets((1, 1000), (2, 1000)), ["QS", "QH", "9H", "2C", "3C"])
-    with pytest.raises(OutOfTurn, match="box 1 hand 0's turn"):
+    with pytest.raises(NotTheirTurn, match="box 1 hand 0's turn"):
         apply(s, Decision(2, 0, "stand"))
 
 

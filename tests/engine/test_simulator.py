@@ -3,13 +3,14 @@ reproducibility."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import numpy as np
 import pytest
 
 from tables.engine import get_preset
-from tables.engine.gamemath import preset_maths
+from tables.engine.gamemath import game_maths, preset_maths
 from tables.engine.simulator import (
     STAT_NAMES,
     compile_game,
@@ -121,3 +122,40 @@ def test_simulation_is_reproducible_whatever_the_workers():
     assert a.house_edge == pytest.approx(b.house_edge, abs=1e-12)
     assert a.counts == b.counts
     assert a.house_edge != c.house_edge
+
+
+@functools.cache
+def _crown_at(stake: int):
+    r, p = get_preset("crown")
+    return game_maths(r, p, "crown", stake)
+
+
+def test_the_super_bonus_at_a_stake_is_chased_and_paid_like_the_engine():
+    """At 5.00 the 1,000.00 prize is 200:1: the strategy hits 7-7 against a 7, and the kernel
+    pays 3:1 (7-7-7 spades) plus 200 stakes where the engine pays the odds plus the prize."""
+    r, p = get_preset("crown")
+    m = _crown_at(500)
+    c = compile_game(r, p, m)
+    order = [int(x) for x in shoe_cards(r)]
+    code = {f"{'A23456789TJQK'[x % 13]}{'SHDC'[x // 13]}": x for x in order}
+    stacked = ["7S", "7H", "7S", "7S"]
+    rest = list(order)
+    for s in stacked:
+        rest.remove(code[s])
+    seq = [code[s] for s in stacked] + rest
+    sim, stats = play_given_shoe(c, seq, max_rounds=1)
+    eng, facts = engine_play_given_shoe(r, p, m, seq, stake=500, max_rounds=1)
+    assert facts[0]["actions"] == ["hit"]
+    assert stats[STAT_NAMES.index("super_bonus")] == 1
+    assert facts[0]["bonus"] == 100_000
+    assert sim[0] == pytest.approx(eng[0] + 100_000 / 500) == pytest.approx(3 + 200)
+
+
+@pytest.mark.parametrize("stake", [500, 2500])
+def test_simulation_agrees_with_the_maths_per_super_bonus_tier(stake):
+    """Each tier at its lowest stake (200:1): the stake-aware strategy, prize paid."""
+    r, p = get_preset("crown")
+    m = _crown_at(stake)
+    res = simulate(r, p, 200_000, seed=stake, workers=1, maths=m, variant="crown")
+    assert res.stake == stake and res.counts["strategy_misses"] == 0
+    assert abs(res.house_edge - m.house_edge) < 4 * res.standard_error

@@ -155,7 +155,8 @@ def test_roles_that_may_not_move_money(client_for, operator, role, status):
         "/api/v1/transactions/?round=99999999999999999999999",
         "/api/v1/table-accounting/?group_by=nonsense",
         "/api/v1/table-accounting/?date_from=yesterday",
-        "/api/v1/operator-events/?after=-1",
+        "/api/v1/operator-events/?operator=-1",
+        "/api/v1/operator-events/?cursor=garbage",
     ],
 )
 def test_bad_query_parameters_are_400_not_500(client_for, url):

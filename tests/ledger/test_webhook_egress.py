@@ -1,6 +1,8 @@
 """Webhook targets: the egress allow-list at the API (staff and the operator's own key) and at
 delivery time, redirects never followed, and secrets encrypted at rest."""
 
+import base64
+
 import pytest
 from cryptography.fernet import Fernet
 from django.db import connection
@@ -77,7 +79,7 @@ def test_a_public_target_is_accepted_and_the_secret_shown_once_and_stored_encryp
     body = response.json()
     assert body["operator_id"] == operator.pk and body["url"] == url
     secret = body["secret"]
-    assert len(secret) == 64
+    assert secret.startswith("whsec_") and len(base64.b64decode(secret[6:])) == 32
     operator.refresh_from_db()
     assert operator.webhook_url == url
     with connection.cursor() as cursor:  # at rest: not the secret, not containing it
@@ -91,12 +93,13 @@ def test_a_public_target_is_accepted_and_the_secret_shown_once_and_stored_encryp
     # Reading it back shows the URL and the circuit, never the secret.
     shown = client.get("/api/v1/operator/webhook/").json()
     assert shown == {
-        "operator_id": operator.pk, "url": url, "circuit": "closed",
+        "operator_id": operator.pk, "url": url, "event_types": [],
+        "previous_secret_until": None, "circuit": "closed",
         "consecutive_failures": 0, "open_until": None,
     }  # fmt: skip
     # Setting it again rotates the secret; the other operator is untouched.
     again = client.put("/api/v1/operator/webhook/", {"webhook_url": url}, format="json").json()
-    assert again["secret"] != secret
+    assert again["secret"] != secret and again["previous_secret_until"] is not None
     assert Operator.objects.get(pk=other.pk).webhook_url == ""
 
 

@@ -47,7 +47,7 @@ def server(transactional_db):
         "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": "memory://",
         "ALLOWED_HOSTS": "127.0.0.1",
-        "LOG_LEVEL": "INFO",
+        "LOG_LEVEL": "ERROR",
         "CASINO_DATA_DIR": str(ROOT / ".data" / "streams"),
         "TABLES_STREAM_HEARTBEAT_SECONDS": "1",
         "TABLES_STREAMS_PER_CREDENTIAL": str(CAP),
@@ -142,7 +142,7 @@ class Client:
     def _run(self, coroutine):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(30)
 
-    def open(self, table_id, credential, *, last_id=None, wait=30):
+    def open(self, table_id, credential, *, last_id=None, wait=300):
         headers = {"Authorization": f"Bearer {credential}"}
         if last_id:
             headers["Last-Event-ID"] = last_id

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from django.core.management.base import CommandError
@@ -19,6 +20,26 @@ def add_game_arguments(parser) -> None:
         "(either part may be omitted to take the --variant preset's, or the defaults)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--stake",
+        help="the bet (e.g. 25.00, table currency, 2 decimals) the fixed Super Bonus prize is "
+        "valued at, in the strategy and the RTP; omitted: the prize is left out",
+    )
+
+
+def stake_minor(options) -> int | None:
+    """``--stake`` in minor units (None when absent)."""
+    raw = options.get("stake")
+    if raw is None:
+        return None
+    try:
+        amount = Decimal(raw)
+    except InvalidOperation:
+        raise CommandError(f"--stake {raw!r}: not an amount such as 25.00") from None
+    minor = amount * 100
+    if not amount.is_finite() or amount <= 0 or minor != minor.to_integral_value():
+        raise CommandError(f"--stake {raw!r}: a positive amount with at most 2 decimals")
+    return int(minor)
 
 
 def load_game(options) -> tuple[str, RuleSet, PayoutSchedule]:

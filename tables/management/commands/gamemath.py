@@ -6,7 +6,7 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from ._gamecli import add_game_arguments, load_game
+from ._gamecli import add_game_arguments, load_game, stake_minor
 
 
 class Command(BaseCommand):
@@ -42,13 +42,14 @@ class Command(BaseCommand):
                 for k, v in dist.items():
                     self.stdout.write(f"  {k:>9}  {v:.6f}")
             return
-        m = game_maths(rules, payouts, variant)
+        m = game_maths(rules, payouts, variant, stake_minor(options))
         out = m.to_json()
         if options["json"]:
             self.stdout.write(json.dumps(out, indent=2))
             return
         self.stdout.write(
-            f"{variant}: house edge {m.house_edge:.4f} % ({m.seconds:.1f} s, {m.states} states)"
+            f"{variant}: house edge {m.house_edge:.4f} % at stake {options['stake'] or '(none)'} "
+            f"({m.seconds:.1f} s, {m.states} states)"
         )
         self.stdout.write(f"method: {m.method}")
         for up, row in m.strategy.items():

@@ -8,7 +8,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ._gamecli import add_game_arguments, load_game
+from ._gamecli import add_game_arguments, load_game, stake_minor
 
 
 class Command(BaseCommand):
@@ -31,7 +31,7 @@ class Command(BaseCommand):
         if options["hands"] < 1:
             raise CommandError("--hands must be at least 1")
         variant, rules, payouts = load_game(options)
-        maths = game_maths(rules, payouts, variant)
+        maths = game_maths(rules, payouts, variant, stake_minor(options))
         res = simulate(
             rules,
             payouts,
