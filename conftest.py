@@ -62,8 +62,10 @@ class WorkerProcess:
         pool: str = "solo",
         concurrency: int = 1,
         env: dict[str, str] | None = None,
+        name: str | None = None,
     ):
         self.queue = queue
+        self.name = name or queue  # the Celery node name: two workers on one queue need two
         self.pool = pool
         self.concurrency = concurrency
         self.env = {
@@ -97,7 +99,7 @@ class WorkerProcess:
                 "-Q",
                 self.queue,
                 "-n",
-                f"{self.queue}@%h",
+                f"{self.name}@%h",
             ],
             cwd=ROOT,
             env=self.env,

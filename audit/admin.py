@@ -10,6 +10,7 @@ from django.utils.html import format_html
 
 from audit import disputes, events
 from audit.models import AuditEvent, DisputeCase, DisputeNote
+from casino import replica
 from casino.actors import Actor
 from casino.console.admin import ConsoleModelAdmin, ReadOnlyConsoleModelAdmin, confirmed_action
 
@@ -58,6 +59,10 @@ class AuditEventAdmin(ReadOnlyConsoleModelAdmin):
         payload = obj.payload
         txn = payload.get("ledger_transaction_id") or payload.get("transaction_id")
         return _linked("admin:ledger_transaction_change", txn if isinstance(txn, int) else None)
+
+    def get_queryset(self, request):
+        # The read-only browser may lag the primary by the replica's bound (casino/replica.py).
+        return super().get_queryset(request).using(replica.read_db())
 
     def changelist_view(self, request, extra_context=None):
         response = super().changelist_view(request, extra_context)

@@ -21,6 +21,7 @@ from audit.exports import flagged, report_csv, report_pdf, row_cells, rtp_chart_
 from audit.replay import round_replay
 from audit.report_views import report_query
 from audit.reports import REPORTS, report_generate
+from casino import replica
 from casino.actors import Actor
 from casino.errors import DomainError
 from tables.models import Table
@@ -136,7 +137,8 @@ def replay_lookup(request):
 def replay_page(request, round_id: int):
     _require(request, "audit.view_auditevent")
     try:
-        replay = round_replay(round_id=round_id)
+        with replica.reads():
+            replay = round_replay(round_id=round_id)
     except DomainError as exc:
         return TemplateResponse(
             request,

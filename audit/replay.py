@@ -23,7 +23,7 @@ import hashlib
 from collections import defaultdict
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from audit import selectors
@@ -32,6 +32,7 @@ from audit.digests import DIGEST_COLUMNS, DIGEST_SIZE, digest_session
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import unpack_ids
 from audit.services import audit_event_content
+from casino import replica
 from casino.errors import NotFound
 from casino.version import software_version
 from ledger.models import Correction, Leg, Transaction
@@ -742,7 +743,8 @@ def _event_digests(ids: list[int]) -> dict[int, bytes]:
         return {}
     id_list = ", ".join(str(int(i)) for i in ids)
     query = f"SELECT {', '.join(DIGEST_COLUMNS)} FROM audit_auditevent WHERE id IN ({id_list})"
-    with transaction.atomic(), connection.cursor() as cursor:
+    db = replica.connection()
+    with transaction.atomic(using=db.alias), db.cursor() as cursor:
         digest_session(cursor)
         with cursor.copy(f"COPY ({query}) TO STDOUT") as copy:
             data = b"".join(copy)

@@ -20,13 +20,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
 from audit import events, signing
 from audit.canonical import canonical_json, sha256_hex
 from audit.models import AuditEvent
+from casino import replica
 from casino.actors import Actor
 from casino.errors import NotFound, ValidationFailed
 from casino.version import software_version
@@ -175,7 +175,7 @@ def report_seal(report: Report) -> Report:
 
 
 def _fetch(sql: str, params: list | dict) -> list[tuple]:
-    with connection.cursor() as cursor:
+    with replica.connection().cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
@@ -834,14 +834,15 @@ def report_generate(
     rendering: str = "json",
 ) -> Report:
     """Build a report and record who read it, in which form (``audit.viewed``)."""
-    report = report_build(
-        kind,
-        period=period,
-        table_id=table_id,
-        player_id=player_id,
-        shift=shift,
-        grouping=grouping,
-    )
+    with replica.reads():
+        report = report_build(
+            kind,
+            period=period,
+            table_id=table_id,
+            player_id=player_id,
+            shift=shift,
+            grouping=grouping,
+        )
     report.generated_by = actor.label
     report_seal(report)
     events.viewed(

@@ -12,6 +12,7 @@ from audit import events, selectors, signing
 from audit.filters import AuditEventFilter
 from audit.heads import audit_head_current, audit_head_export
 from audit.replay import round_replay
+from casino import replica
 
 VIEW = "audit.view_auditevent"
 
@@ -46,7 +47,8 @@ class AuditEventListView(generics.GenericAPIView):
 
     @extend_schema(responses=AuditEventOutputSerializer(many=True))
     def get(self, request):
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        with replica.reads():
+            page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         filters = {k: v for k, v in request.query_params.items() if k != "cursor"}
         events.viewed_by(request, "events", filters=filters, event_ids=[event.pk for event in page])
         return self.get_paginated_response(AuditEventOutputSerializer(page, many=True).data)
@@ -68,8 +70,9 @@ class AuditEventDetailView(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request, pk: int):
-        event = get_object_or_404(selectors.audit_event_list(), pk=pk)
-        event.seal = selectors.audit_event_seal(event)
+        with replica.reads():
+            event = get_object_or_404(selectors.audit_event_list(), pk=pk)
+            event.seal = selectors.audit_event_seal(event)
         events.viewed_by(request, "event", event_id=event.pk)
         return Response(self.OutputSerializer(event).data)
 
@@ -209,6 +212,7 @@ class RoundReplayView(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request, pk: int):
-        replay = round_replay(round_id=pk)
+        with replica.reads():
+            replay = round_replay(round_id=pk)
         events.viewed_by(request, "replay", round_id=pk, status=replay["status"])
         return Response(self.OutputSerializer(replay).data)

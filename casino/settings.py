@@ -155,6 +155,21 @@ if MIGRATION_DATABASE_URL:
         **dj_database_url.parse(MIGRATION_DATABASE_URL, conn_max_age=0),
         "TEST": {"MIRROR": "default"},
     }
+# Optional streaming replica for reads that may be a few seconds stale (casino/replica.py):
+# reports, replays, the audit browser, table accounting. Tests create no database on it: the
+# standby replays the test database the primary's test run creates.
+DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL")
+DATABASE_REPLICA_MAX_LAG_S = env_int("DATABASE_REPLICA_MAX_LAG_S", 5)
+DATABASE_REPLICA_CHECK_EVERY_S = env_int("DATABASE_REPLICA_CHECK_EVERY_S", 2)
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = {
+        **dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60)),
+        "CONN_HEALTH_CHECKS": True,
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASES["replica"].setdefault("OPTIONS", {})
+    DATABASES["replica"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
+DATABASE_ROUTERS = ["casino.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache: throttle counters and credential-refusal windows, shared by every process --------

@@ -9,6 +9,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
+from casino import replica
 from casino.rows import model_first, model_select_sql
 from ledger.models import (
     Account,
@@ -235,7 +236,7 @@ def table_accounting(
         GROUP BY {", ".join(group)}
         ORDER BY {", ".join(group)}
     """
-    with connection.cursor() as cursor:
+    with replica.connection().cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
     out = []

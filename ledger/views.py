@@ -15,6 +15,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino import replica
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from casino.api.inputs import (
@@ -581,17 +582,18 @@ class TableAccountingView(APIView):
         query.is_valid(raise_exception=True)
         q = query.validated_data
         scope = request_scope(request)
-        rows = selectors.table_accounting(
-            group_by=q["group_by"],
-            filters=selectors.AccountingFilter(
-                date_from=q.get("date_from"),
-                date_to=q.get("date_to"),
-                table_id=q.get("table"),
-                operator_id=scope.operator_or(q.get("operator")),
-                dealer_id=q.get("dealer"),
-                currency=q.get("currency"),
-            ),
-        )
+        with replica.reads():
+            rows = selectors.table_accounting(
+                group_by=q["group_by"],
+                filters=selectors.AccountingFilter(
+                    date_from=q.get("date_from"),
+                    date_to=q.get("date_to"),
+                    table_id=q.get("table"),
+                    operator_id=scope.operator_or(q.get("operator")),
+                    dealer_id=q.get("dealer"),
+                    currency=q.get("currency"),
+                ),
+            )
         return Response(self.OutputSerializer(rows, many=True).data)
 
 
