@@ -55,6 +55,8 @@ ROUND_FOR_BET_FIELDS = (
 
 def round_row_for_bet(pk: int) -> Round | None:
     """The round held in a SHARE lock by a bet: what a bet reads of it (not its state)."""
+    if not 0 < pk < 2**63:  # no such bigint id: the ORM's lookups answer "none" the same way
+        return None
     sql = model_select_sql(Round, "id = %s", lock="FOR SHARE", fields=ROUND_FOR_BET_FIELDS)
     return model_first(Round, sql, [pk], fields=ROUND_FOR_BET_FIELDS)
 

@@ -116,7 +116,8 @@ def operations() -> list[Operation]:
 
 def allowed_roles(op: Operation, world) -> list[str]:
     """The roles whose permissions cover what the operation's view requires."""
-    view = resolve(op.path.format(**world.path_values(op))).func.view_class
+    func = resolve(op.path.format(**world.path_values(op))).func
+    view = getattr(func, "cls", None) or func.view_class  # the stream is an async wrapper
     if getattr(view, "public", False):
         return ROLES
     needed = view.required_permissions.get(op.method)
