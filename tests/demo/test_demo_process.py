@@ -46,8 +46,10 @@ def _call(method: str, url: str, key: str, body: dict | None = None):
         return exc.code, json.loads(exc.read() or b"null")
 
 
-def _staff_login(urls: dict, username: str, password: str) -> str:
-    """Log in on the staff login page as a browser does; the admin index page it lands on."""
+def _staff_login(urls: dict, login: dict) -> str:
+    """Log in on the staff login page as a browser does, the second factor with one of the
+    login's backup codes from the credentials file; the admin index page it lands on."""
+    username, password = login["username"], login["password"]
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
     opener.open(urls["login"], timeout=10).read()
@@ -64,7 +66,15 @@ def _staff_login(urls: dict, username: str, password: str) -> str:
         urls["login"], data=form, headers={"Referer": urls["login"]}
     )
     with opener.open(request, timeout=10) as response:
-        assert response.url.rstrip("/").endswith("/admin"), f"login refused: {response.url}"
+        assert response.url.rstrip("/").endswith("/admin/mfa"), f"login refused: {response.url}"
+        mfa = response.url
+    token = next(c.value for c in jar if c.name == "csrftoken")
+    form = urllib.parse.urlencode(
+        {"token": login["backup_codes"][0], "csrfmiddlewaretoken": token, "next": "/admin/"}
+    ).encode()
+    request = urllib.request.Request(mfa, data=form, headers={"Referer": mfa})  # noqa: S310
+    with opener.open(request, timeout=10) as response:
+        assert response.url.rstrip("/").endswith("/admin"), f"second factor refused: {response.url}"
         return response.read().decode()
 
 
@@ -113,7 +123,7 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         pitboss = next(x for x in credentials["logins"] if x["username"] == "pitboss")
         wait_until(lambda: _health(urls["health"]), timeout=60, interval=0.5)
         assert b"casino_http_requests_total" in _metrics(urls, credentials["metrics_token"])
-        assert "pitboss" in _staff_login(urls, pitboss["username"], pitboss["password"])
+        assert "pitboss" in _staff_login(urls, pitboss)
 
         # the README's walk-through: list tables, create a player, fund them, bet, read the round
         human = credentials["tables"]["human_paced"][0]
