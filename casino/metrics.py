@@ -16,6 +16,7 @@ Hot-path cost: one dict lookup and an mmap write per update; no database or netw
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from datetime import timedelta
@@ -232,6 +233,12 @@ class MetricsMiddleware:
 
 def _bet_outcome(response) -> None:
     data = getattr(response, "data", None)
+    if data is None and response.get("Content-Type", "").startswith("application/problem+json"):
+        # a refusal answered outside DRF's Response (the idempotency block's replay or rollback)
+        try:
+            data = json.loads(response.content)
+        except ValueError:
+            data = None
     code = ""
     if response.status_code >= 400 and isinstance(data, dict):
         code = str(data.get("type", "")).rsplit("/", 1)[-1]

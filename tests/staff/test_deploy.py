@@ -3,6 +3,7 @@ the API docs answer with a Content-Security-Policy their pages work under."""
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import secrets
@@ -29,7 +30,7 @@ def _check_deploy(tmp_path, **overrides) -> subprocess.CompletedProcess:
         "SECRET_KEY": secrets.token_urlsafe(50),
         "DATABASE_URL": settings.DATABASE_URL,
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "AUDIT_SIGNING_KEY": secrets.token_hex(32),
+        "AUDIT_SIGNING_KEYS": base64.b64encode(secrets.token_bytes(32)).decode(),
         "LEDGER_WEBHOOK_SECRET_KEYS": Fernet.generate_key().decode(),
         "ALLOWED_HOSTS": "casino.example",
         "STATIC_ROOT": str(tmp_path / "static"),
