@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 
+from django.db import connection
+
 from casino.actors import Actor
+from casino.errors import DomainError
 from ledger.models import Account
 from tables import selectors, services
 from tables.models import Round
@@ -66,3 +70,26 @@ def play_round(table, bets, cards, script=(), *, close: bool = True) -> Round:
     if close:
         services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
     return drive(rnd, cards, script)
+
+
+def at_once(*calls, catch: type[Exception] = DomainError, join: float = 60) -> list:
+    """Run the calls at the same moment in threads (own connections); their results or the
+    ``catch`` errors they raised."""
+    barrier = threading.Barrier(len(calls))
+    outcomes = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            outcomes[index] = call()
+        except catch as exc:
+            outcomes[index] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(join)
+    return outcomes

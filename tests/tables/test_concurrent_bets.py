@@ -4,43 +4,17 @@ figures under those locks. Whatever the interleaving, the bets accepted are exac
 rules allow, the round's state folds them when betting closes (each bet once, in an order
 the engine accepts), and closing the betting waits for the bets in flight."""
 
-import threading
-
 import pytest
-from django.db import connection
 
-from casino.errors import DomainError
 from ledger.models import Transaction
 from tables import selectors, services
 from tables.errors import BettingClosed, RuleRefused
 from tables.models import Bet, Box, Round
 from tests.factories import funded_player, live_table
 
-from .conftest import DEVICE, bet
+from .conftest import DEVICE, at_once, bet
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _at_once(*calls):
-    """Run the calls at the same moment in threads; their results or domain errors."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            outcomes[index] = call()
-        except DomainError as exc:
-            outcomes[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return outcomes
 
 
 def _placing(rnd, player, box, behind=False):
@@ -52,27 +26,27 @@ def test_racing_bets_accepted_exactly_as_the_rules_allow_and_folded_at_close():
     table = live_table("british_casino", betting_seconds=600)
     rnd = services.round_open(actor=DEVICE, table_id=table.pk)
     controllers = [funded_player() for _ in range(3)]
-    won = _at_once(*(_placing(rnd, p, 1) for p in controllers))  # one box, three controllers
+    won = at_once(*(_placing(rnd, p, 1) for p in controllers))  # one box, three controllers
     assert sum(isinstance(o, Bet) for o in won) == 1
     assert all(isinstance(o, Bet | RuleRefused) for o in won)
 
     behind = [funded_player() for _ in range(6)]  # room for two behind the controller
-    outcomes = _at_once(*(_placing(rnd, p, 1, behind=True) for p in behind))
+    outcomes = at_once(*(_placing(rnd, p, 1, behind=True) for p in behind))
     assert sum(isinstance(o, Bet) for o in outcomes) == 2
     refused = [o for o in outcomes if not isinstance(o, Bet)]
     assert all(isinstance(o, RuleRefused) and "already holds 3 bets" in str(o) for o in refused)
 
     multi = funded_player()  # one box per player: two boxes at once, one accepted
-    outcomes = _at_once(_placing(rnd, multi, 2), _placing(rnd, multi, 3))
+    outcomes = at_once(_placing(rnd, multi, 2), _placing(rnd, multi, 3))
     assert sum(isinstance(o, Bet) for o in outcomes) == 1
     taken = next(o.box for o in outcomes if isinstance(o, Bet))
     twice = funded_player()  # the same player twice behind one box at once: one accepted
-    outcomes = _at_once(*(_placing(rnd, twice, taken, behind=True) for _ in range(2)))
+    outcomes = at_once(*(_placing(rnd, twice, taken, behind=True) for _ in range(2)))
     assert sum(isinstance(o, Bet) for o in outcomes) == 1
     assert any("already has a bet on box" in str(o) for o in outcomes)
 
     late = [funded_player() for _ in range(4)]  # betting closes while they bet on box 4..7
-    outcomes = _at_once(
+    outcomes = at_once(
         lambda: services.round_close_betting(actor=DEVICE, round_id=rnd.pk),
         *(_placing(rnd, p, 4 + i) for i, p in enumerate(late)),
     )

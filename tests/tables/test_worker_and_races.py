@@ -2,11 +2,9 @@
 exactly once under redelivery, a lost settlement message recovered by the sweep, and a
 decision timeout applied by the worker exactly once."""
 
-import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from casino.celery import app
@@ -17,31 +15,13 @@ from tables import selectors, services
 from tables.models import Decision, Round
 from tests.factories import funded_player, live_table
 
-from .conftest import DEVICE, balance, bet, decide, drive
+from .conftest import DEVICE, at_once, balance, bet, decide, drive
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _race(*calls):
-    """Run the calls at the same moment in threads (own connections); their outcomes."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            outcomes[index] = call()
-        except Conflict as exc:
-            outcomes[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return outcomes
+    return at_once(*calls, catch=Conflict, join=30)
 
 
 def test_racing_transitions_exactly_one_wins_the_other_gets_409():
