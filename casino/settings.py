@@ -312,10 +312,21 @@ if not CELERY_BROKER_URL:
     }
     # The filesystem transport has no fanout exchange for remote control.
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
+elif CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
+    # Publisher confirms: a publish returns once RabbitMQ holds the message. Without them a
+    # process that published nothing for a while (the broker has closed its connection for
+    # missed heartbeats) writes its next message into a dead socket and loses it silently;
+    # with them the missing confirm raises, and kombu reconnects and publishes again.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"confirm_publish": True}
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "casino")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Timers travel as ETA messages in the same queue as settlements, and a worker holds an ETA
+# message unacknowledged until it is due: with a window of 1 a settlement queued behind a
+# betting-close or decision timer waited for that timer's due time (10 s and more, measured in
+# tests/faults/test_settlement_faults.py). A window of 4 lets settlements pass held timers;
+# acks_late still returns everything a dead worker held to the queue.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
