@@ -165,7 +165,7 @@ def _play_out(state, rng: random.Random, eng) -> list:
     rng.shuffle(shoe)
     out = [eng.BettingClosed()]
     state.apply_in_place(out[0])
-    while state.phase != "complete":
+    while state.phase != eng.Phase.COMPLETE:
         if state.next_card_target() is not None:
             event = eng.CardDealt(shoe.pop())
         else:

@@ -49,7 +49,7 @@ def box_face_down(state: eng.RoundState, hand: eng.round.Hand, position: int) ->
     and every bought card, until the round ends; twisted cards are dealt face up. A split
     ace was shown to split, so a split hand's first card is face up. Only the box's own player
     sees them (``round_public_state(player_id=...)``)."""
-    if not state.rules.staking_after_first_card or state.phase == "complete":
+    if not state.rules.staking_after_first_card or state.phase == eng.Phase.COMPLETE:
         return False
     first_hidden = 1 if hand.split else 0
     return first_hidden <= position < 2 + hand.buys

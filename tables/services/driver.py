@@ -169,8 +169,8 @@ class RoundDriver:
     def _reveal_boxes(self, before: eng.RoundState, after: eng.RoundState) -> None:
         if (
             before.rules.staking_after_first_card
-            and before.phase != "complete"
-            and after.phase == "complete"
+            and before.phase != eng.Phase.COMPLETE
+            and after.phase == eng.Phase.COMPLETE
         ):
             hands = {
                 str(number): [[c.code for c in h.cards] for h in box.hands]
@@ -328,7 +328,7 @@ class RoundDriver:
                 _decision_window_open(rnd)
         else:
             rnd.decision_deadline = rnd.decision_token = None
-        if state.phase != "betting":
+        if state.phase != eng.Phase.BETTING:
             _hands_sync(rnd, state)
         rnd.state = state.to_json()
         model_update_changed(rnd, always=["state"])
