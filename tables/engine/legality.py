@@ -25,7 +25,7 @@ from .state import (
     TargetKind,
     Turn,
     TurnKind,
-    _is_int,
+    is_int,
 )
 
 _NO_ACE_ONE: frozenset[int] = frozenset()
@@ -305,9 +305,9 @@ def bet_check(
     the facts it reads under the box's lock, without the rest of the round (so a bet does not
     need, or rewrite, the round's state; ``tables/services/bets.py``)."""
     r, lim = rules, limits
-    if not _is_int(bet.box) or not 1 <= bet.box <= r.boxes:
+    if not is_int(bet.box) or not 1 <= bet.box <= r.boxes:
         raise InvalidEvent(f"box {bet.box!r} does not exist (boxes 1..{r.boxes})")
-    if not _is_int(bet.stake):
+    if not is_int(bet.stake):
         raise InvalidEvent(f"stake must be an integer of minor units, got {bet.stake!r}")
     if r.staking_after_first_card:
         if bet.stake != 0:

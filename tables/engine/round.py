@@ -56,7 +56,7 @@ from .state import (
     Turn,
     TurnKind,
     Window,
-    _is_int,
+    is_int,
 )
 
 __all__ = [
@@ -100,7 +100,7 @@ class RoundState(RoundQueries):
             raise NotExpectedNow(f"bet {e.bet_id}: betting is closed (phase {self.phase})")
         if not isinstance(e.bet_id, str) or not e.bet_id or e.bet_id in self.bets:
             raise InvalidEvent(f"bet id {e.bet_id!r} is empty or already used in this round")
-        box = self.boxes.get(e.box) if _is_int(e.box) else None
+        box = self.boxes.get(e.box) if is_int(e.box) else None
         index = self._box_index_get()
         box_total, players = index.get(e.box, (0, set())) if box is not None else (0, set())
         bet_check(
@@ -255,7 +255,7 @@ class RoundState(RoundQueries):
 
     @staticmethod
     def _check_amount(what: str, amount: Any, rng: tuple[int, int]) -> int:
-        if not _is_int(amount) or not rng[0] <= amount <= rng[1]:
+        if not is_int(amount) or not rng[0] <= amount <= rng[1]:
             raise IllegalAction(f"{what} amount {amount!r} must be between {rng[0]} and {rng[1]}")
         return amount
 

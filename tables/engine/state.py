@@ -127,7 +127,8 @@ DEALER_TARGET = CardTarget(TargetKind.DEALER)
 DEALER_TURN = Turn(TurnKind.DEALER)
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
+    """An int that is not a bool (JSON true is not a stake)."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
