@@ -14,6 +14,8 @@ from tables.engine import (
     IllegalAction,
     InsuranceTaken,
     StakePlaced,
+    Turn,
+    TurnKind,
     apply,
     get_preset,
     new_round,
@@ -45,10 +47,10 @@ def test_s8_void_even_money_stands_pending_insurance_and_stakes_returned():
         BetPlaced("c", 2, 1000, "carol"),
     ]
     s = _state("british_casino", evs, ["AS", "9C", "AH", "KC", "8D"])
-    assert s.turn() == ("insurance", ("a", "b", "c"))
+    assert s.turn() == Turn(TurnKind.INSURANCE, bets=("a", "b", "c"))
     for e in [EvenMoneyTaken("a"), InsuranceTaken("b", 500), InsuranceTaken("c", 300)]:
         s = apply(s, e)
-    assert s.turn() == ("hand", 2, 0)
+    assert s.turn() == Turn(TurnKind.HAND, 2, 0)
     v = settle_void(s)
     assert v.void
     # even money was decided at once and stands; bob's Pontoon still waited for the dealer, so
@@ -70,7 +72,7 @@ def test_s8_void_keeps_a_rescue_made_before_it():
     s = apply(s, CardDealt("2C"))
     assert s.legal_actions() == ["rescue", "stand"]
     s = apply(s, D(1, "rescue"))
-    assert s.turn() == ("hand", 2, 0)
+    assert s.turn() == Turn(TurnKind.HAND, 2, 0)
     assert paid(settle_void(s)) == {
         ("b1", 1, 0, "rescue"): 1000,
         ("b2", 2, 0, "void_returned"): 1000,
@@ -94,7 +96,7 @@ def test_s7_a_twisted_soft_21_may_twist_but_not_buy_and_a_hard_21_stops():
     with pytest.raises(IllegalAction):
         apply(s, D(1, "buy", 0, 500))
     s = _traditional(["7S", "2H", StakePlaced("b1", 500), "7C", "2D", D(1, "twist"), "7D"])
-    assert s.hand(1, 0).status == "stood" and s.turn() == ("dealer",)
+    assert s.hand(1, 0).status == "stood" and s.turn() == Turn(TurnKind.DEALER)
 
 
 def test_s7_five_card_hand_beats_a_standing_banker_21_and_loses_to_a_banker_five_card_hand():
