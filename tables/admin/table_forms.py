@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
 
 from casino.console.admin import ReasonForm
 from tables import console_selectors, models, selectors
@@ -25,12 +24,9 @@ class LimitsForm(NoteForm):
 
 
 class DealerForm(NoteForm):
-    dealer = forms.ModelChoiceField(queryset=get_user_model().objects.none())
+    # A lazy queryset, evaluated afresh by each form (ModelChoiceField copies it).
+    dealer = forms.ModelChoiceField(queryset=selectors.dealer_list().order_by("username"))
     field_order = ["dealer", "reason"]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["dealer"].queryset = selectors.dealer_list().order_by("username")
 
 
 class CloneForm(NoteForm):

@@ -55,6 +55,7 @@ CREATE = ObjectAction(
     form=TableCreateForm,
     preview_button="Show theoretical RTP",
     help=CREATE_HELP,
+    references=lambda t: {"table_id": t.pk, "casino_id": t.casino_id},
 )
 
 

@@ -191,6 +191,9 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ),
     # an open table is refused (409) by the state check, after authorization and scoping
     ("table-retire", "POST"): Op("table", PIT, url=_pk("table"), reached=CONFLICT | {200}),
+    ("table-setup", "POST"): Op(
+        "table", PIT, url=_pk("table"), body=lambda w, t: {"name": "matrix", "pit_id": None}
+    ),
     ("table-limits", "POST"): Op(
         "table", PIT, url=_pk("table"), body=lambda w, t: {"min_bet": 100, "max_bet": 5_000}
     ),
