@@ -20,6 +20,7 @@ from casino.console.links import audit_links
 from casino.money import money_text
 from tables import console_selectors, models, selectors, services
 from tables.admin.common import DEAL, OPERATE, badge
+from tables.admin.table_actions import limits_text
 
 Round = models.Round
 
@@ -202,14 +203,21 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
     search_fields = ("table__code", "=number", "=id")
     date_hierarchy = "opened_at"
     show_full_result_count = False
-    exclude = ("state", "settlement")
-    readonly_fields = ("settlement_pretty",)
+    exclude = ("state", "settlement", "limits")
+    readonly_fields = ("limits_shown", "settlement_pretty")
     object_actions = ROUND_ACTIONS
     console_panel_template = "console/round_panel_live.html"
 
     @admin.display(description="phase", ordering="phase")
     def phase_badge(self, obj):
         return badge(obj.phase)
+
+    @admin.display(description="limits")
+    def limits_shown(self, obj):
+        limits = obj.limits or {}
+        text = limits_text(limits, obj.currency) if limits.get("min_bet") else "—"
+        unit = limits.get("min_unit")
+        return text + (f", unit {money_text(unit, obj.currency)}" if unit else "")
 
     @admin.display(description="settlement")
     def settlement_pretty(self, obj):

@@ -69,3 +69,10 @@ def test_a_void_request_is_a_line_and_brings_its_decision_buttons_to_another_sup
     panel = _panel(supervisor, rnd)
     assert "Void requested: “misdeal”; the round is on hold" in panel
     assert 'data-action="void-approve"' in panel and 'data-action="void-request"' not in panel
+
+
+def test_the_round_page_shows_its_limits_in_money():
+    _, rnd, _ = round_with_bet(min_bet=250, max_bet=100_000)
+    client, _ = staff(roles.PIT_BOSS)
+    page = client.get(f"/admin/tables/round/{rnd.pk}/change/").content.decode()
+    assert "2.50\xa0EUR - 1,000.00\xa0EUR" in page and '"max_bet"' not in page
