@@ -235,6 +235,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
         return {
             **console_selectors.round_panel(rnd),
             "links": audit_links(round=rnd, user=request.user),
+            "finished": rnd.phase not in Round.UNFINISHED,
         }
 
     def console_panel_context(self, request, obj):

@@ -103,7 +103,9 @@ def rtp_rows(rule_set, payout_schedule) -> dict[str, str]:
     rule_set, payout_schedule = console_selectors.version_pair(rule_set, payout_schedule)
     if rule_set is None or payout_schedule is None:
         return {"Theoretical RTP": "choose a rule set and a payout schedule"}
-    figure = services.rtp_figure(rule_set=rule_set, payout_schedule=payout_schedule)
+    # A preset pair's shipped figure at once; another pair's is queued ("pending").
+    pair = (rule_set.pk, payout_schedule.pk)
+    figure = services.rtp_figures_ensure(pairs=[pair])[pair]
     by_stake = rtp_by_stake(rule_set=rule_set, payout_schedule=payout_schedule)
     return {
         "Rule set": str(rule_set),

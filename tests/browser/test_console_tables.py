@@ -5,6 +5,7 @@ void request holds a round until it expires."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from casino.api import roles
 from conftest import wait_until
@@ -71,13 +72,13 @@ def test_a_pit_boss_creates_a_table_in_the_console_and_a_round_plays_on_it(
     assert page.locator(".object-tools a[data-action=void-request]").count() == 1
     assert "on box 1: 10.00\u00a0EUR" in page.inner_text(".console-events")
     screenshot("console-new-table-round-open")
-    # ...and once it settled, the refreshed panel shows it settled and the button has gone
+    # ...and once it settled, the refreshed panel shows it settled, the button has gone and
+    # the page reloaded once so the record below the panel is current too
     settled = play_to_settlement(table, player, rnd=rnd)
     assert settled.phase == Round.Phase.SETTLED
-    page.wait_for_function(
-        "() => document.querySelector('#round-phase').innerText === 'settled'"
-        " && !document.querySelector('.object-tools [data-action=void-request]')"
-    )
+    expect(page.locator("#round-phase")).to_have_text("settled", timeout=30_000)
+    expect(page.locator(".object-tools [data-action=void-request]")).to_have_count(0)
+    expect(page.locator(".field-phase .readonly")).to_have_text("Settled")
     assert "Settled: stakes 10.00\u00a0EUR" in page.inner_text(".console-events")
     assert "None" not in page.inner_text(".console-felt")
     screenshot("console-new-table-round-settled")
