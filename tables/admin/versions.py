@@ -8,7 +8,7 @@ import json
 from django import forms
 from django.contrib import admin
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from casino.console.admin import (
     ObjectAction,
@@ -100,18 +100,14 @@ class _VersionAdmin(ObjectActionsMixin, ReadOnlyConsoleModelAdmin):
     @admin.display(description="theoretical RTP")
     def rtp_figures(self, obj):
         figures = console_selectors.version_rtp_figures(field=self.used_by_field, version=obj)
-        rows = [
-            format_html(
-                "<li>{} / {}: <strong>{}</strong></li>",
-                f.rule_set,
-                f.payout_schedule,
-                rtp_text(f),
-            )
-            for f in figures
-        ]
-        if not rows:
+        if not figures:
             return "none computed yet (choose a pair under a table's “Change rules”)"
-        return format_html("<ul class='console-rtp'>{}</ul>", format_html("".join(rows)))
+        rows = format_html_join(
+            "",
+            "<li>{} / {}: <strong>{}</strong></li>",
+            ((f.rule_set, f.payout_schedule, rtp_text(f)) for f in figures),
+        )
+        return format_html("<ul class='console-rtp'>{}</ul>", rows)
 
 
 @admin.register(models.RuleSetVersion)

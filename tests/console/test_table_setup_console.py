@@ -168,3 +168,13 @@ def test_the_tables_console_builds_no_query_of_its_own():
                 offenders.append(f"{path.name}:{node.lineno} .{node.attr}")
     assert offenders == []
     assert max(len(p.read_text().splitlines()) for p in ADMIN.glob("*.py")) < 700
+
+
+def test_a_version_page_lists_the_rtp_of_each_pair_it_plays_in():
+    rule_set, payouts = services.preset_versions_ensure(actor=ACTOR, preset="british_casino")
+    client, _ = staff(roles.PIT_BOSS)
+    url = f"/admin/tables/rulesetversion/{rule_set.pk}/change/"
+    assert "none computed yet" in client.get(url).content.decode()
+    services.rtp_figures_ensure(pairs=[(rule_set.pk, payouts.pk)])  # the shipped figure
+    page = client.get(url).content.decode()
+    assert f"<li>{rule_set} / {payouts}: <strong>" in page and " %</strong></li>" in page
