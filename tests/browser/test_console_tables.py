@@ -82,6 +82,16 @@ def test_a_pit_boss_creates_a_table_in_the_console_and_a_round_plays_on_it(
     assert "Settled: stakes 10.00\u00a0EUR" in page.inner_text(".console-events")
     assert "None" not in page.inner_text(".console-felt")
     screenshot("console-new-table-round-settled")
+    # on a narrow screen the panels stay inside the page (a wide table scrolls in its card)
+    page.set_viewport_size({"width": 700, "height": 900})
+    overflow = page.evaluate(
+        """() => [...document.querySelectorAll('.console-card')]
+            .filter(c => c.getBoundingClientRect().right > window.innerWidth + 1)
+            .map(c => c.querySelector('h3')?.innerText)"""
+    )
+    assert overflow == []
+    screenshot("console-round-panel-narrow")
+    page.set_viewport_size({"width": 1400, "height": 900})
 
     # 4. the floor shows the table in its pit with the round settled
     page.goto(f"{live_server.url}/admin/tables/table/floor/")
