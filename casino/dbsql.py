@@ -90,7 +90,6 @@ DECLARE
     month date;
     last_month date;
     part text;
-    grantee_name text;
 BEGIN
     IF parent NOT IN ({tables}) THEN
         RAISE EXCEPTION 'casino_partitions_ensure: % is not a time-partitioned table', parent;
@@ -115,9 +114,10 @@ BEGIN
 END
 $$;
 
--- What a partition needs beyond what it inherits: the row triggers are cloned from the parent,
--- statement (TRUNCATE) triggers and per-partition unique indexes are not, and default
--- privileges may have granted a new table's UPDATE and DELETE to the application's role.
+-- What a partition needs beyond what it inherits: per-partition unique indexes; and, when the
+-- parent is append-only, a TRUNCATE trigger (row triggers are cloned from the parent, statement
+-- triggers are not) and no UPDATE or DELETE for anyone but the owner (default privileges may
+-- have granted a new table's to the application's role).
 CREATE OR REPLACE FUNCTION casino_partition_protect(parent text, part text)
 RETURNS void LANGUAGE plpgsql SECURITY DEFINER AS $$
 DECLARE
@@ -126,9 +126,13 @@ BEGIN
     IF parent NOT IN ({tables}) THEN
         RAISE EXCEPTION 'casino_partition_protect: % is not a time-partitioned table', parent;
     END IF;
-    EXECUTE format('CREATE TRIGGER %I BEFORE TRUNCATE ON %I FOR EACH STATEMENT '
-                   'EXECUTE FUNCTION casino_refuse_change()', part || '_no_truncate', part);
     {local_unique}
+    IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = parent::regclass
+                   AND tgname = parent || '_no_truncate') THEN
+        RETURN;  -- a parent that is not append-only (round events): nothing more to protect
+    END IF;
+    EXECUTE format('CREATE OR REPLACE TRIGGER %I BEFORE TRUNCATE ON %I FOR EACH STATEMENT '
+                   'EXECUTE FUNCTION casino_refuse_change()', part || '_no_truncate', part);
     FOR grantee_name IN
         SELECT DISTINCT CASE WHEN acl.grantee = 0 THEN 'PUBLIC'
                              ELSE quote_ident(pg_get_userbyid(acl.grantee)) END
@@ -154,8 +158,8 @@ PARTITIONS_ENSURE_FUNCTION = PARTITIONS_ENSURE_FUNCTION.replace(
 ).replace(
     "{local_unique}",
     "\n    ".join(
-        f"IF parent = '{t}' THEN EXECUTE format('CREATE UNIQUE INDEX %I ON %I {cols}', "
-        f"part || '_unique', part); END IF;"
+        f"IF parent = '{t}' THEN EXECUTE format("
+        f"'CREATE UNIQUE INDEX IF NOT EXISTS %I ON %I {cols}', part || '_unique', part); END IF;"
         for t, cols in PARTITION_LOCAL_UNIQUE.items()
     ),
 )
@@ -165,10 +169,10 @@ DROP FUNCTION IF EXISTS casino_partition_protect(text, text);
 """
 
 
-def partitioned_convert_sql(table: str, *, months_ahead: int = 3) -> str:
-    """Turn the append-only ``table`` into one partitioned by month on its
-    ``TIME_PARTITIONED`` column, keeping its rows, ids, identity sequence position, indexes,
-    foreign keys, checks, grants and append-only protection.
+def partitioned_convert_sql(table: str, *, append_only: bool, months_ahead: int = 3) -> str:
+    """Turn ``table`` into one partitioned by month on its ``TIME_PARTITIONED`` column,
+    keeping its rows, ids, identity sequence position, indexes, foreign keys, checks, grants
+    and (``append_only``: it had it) its append-only protection.
 
     The rows are copied (an ACCESS EXCLUSIVE lock for the length of the copy: run it in a
     maintenance window on a large table; README "Retention"). Monthly partitions cover the
@@ -218,7 +222,6 @@ def partitioned_convert_sql(table: str, *, months_ahead: int = 3) -> str:
             INTO first_month FROM {old};
         PERFORM casino_partitions_ensure('{table}', first_month, {int(months_ahead)});
         CREATE TABLE {table}_default PARTITION OF {table} DEFAULT;
-        PERFORM casino_partition_protect('{table}', '{table}_default');
         INSERT INTO {table} SELECT * FROM {old};
 
         -- Its indexes and foreign keys, rebuilt under their own names once the rows are in
@@ -244,5 +247,8 @@ def partitioned_convert_sql(table: str, *, months_ahead: int = 3) -> str:
         END LOOP;
     END
     $$;
-    {append_only_sql(table)}
+    {append_only_sql(table) if append_only else ""}
+    SELECT casino_partition_protect('{table}', part.relname::text)
+    FROM pg_inherits JOIN pg_class AS part ON part.oid = pg_inherits.inhrelid
+    WHERE pg_inherits.inhparent = '{table}'::regclass;
     """

@@ -18,5 +18,5 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.RunSQL(PARTITIONS_ENSURE_FUNCTION),
-        migrations.RunSQL(partitioned_convert_sql("audit_auditevent")),
+        migrations.RunSQL(partitioned_convert_sql("audit_auditevent", append_only=True)),
     ]
