@@ -97,6 +97,9 @@ BEGIN
     IF months_ahead NOT BETWEEN 0 AND 36 THEN
         RAISE EXCEPTION 'casino_partitions_ensure: months_ahead % out of 0..36', months_ahead;
     END IF;
+    IF first_month < (now() - interval '20 years')::date THEN
+        RAISE EXCEPTION 'casino_partitions_ensure: % is more than 20 years back', first_month;
+    END IF;
     month := date_trunc('month', first_month)::date;
     last_month := (date_trunc('month', now() AT TIME ZONE 'UTC')
                    + make_interval(months => months_ahead))::date;

@@ -228,6 +228,13 @@ def test_detachment_needs_the_export_and_verification_goes_on_from_the_archived_
 
 def test_round_events_detach_after_the_export_too(old_months, tmp_path):
     old, _ = old_months
+    rnd = settled_round("british_casino")
+    with mock.patch("django.utils.timezone.now", return_value=at(old) + timedelta(days=5)):
+        archived = rnd.events.create(
+            table_id=rnd.table_id, kind="meta", type="note", payload={}, public={}, actor="t"
+        )
+    assert partition_of(ROUNDS, archived.pk) == f"{ROUNDS}_p{old:%Y%m}"
+    live = rnd.events.count() - 1
     exports = tmp_path / "exports"
     with override_settings(AUDIT_EXPORT_DIR=str(exports)):
         with pytest.raises(ValidationFailed, match="export"):
@@ -235,6 +242,8 @@ def test_round_events_detach_after_the_export_too(old_months, tmp_path):
         export_month(old, exports)
         call_command("partitions", "detach", ROUNDS, old.strftime("%Y-%m"))
     assert old not in months_of(ROUNDS)
+    assert rnd.events.count() == live and not rnd.events.filter(pk=archived.pk).exists()
     event = AuditEvent.objects.get(name=DETACHED)
     assert event.payload["table"] == ROUNDS and "chain" not in event.payload
+    assert (event.payload["rows"], event.payload["min_id"]) == (1, archived.pk)
     assert len(event.payload["bundles"]) == (month(-1) - old).days
