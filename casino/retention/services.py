@@ -36,6 +36,7 @@ from casino.retention.chain import AUDIT_TABLE, DETACHED, ArchivedPrefix, audit_
 
 ARCHIVE_SCHEMA = "casino_archive"
 PARTITIONS_CREATED = "retention.partitions_created"
+EXPORTED = "retention.partition_exported"
 DB = "default"  # DDL goes to the primary, whatever the read routing (casino/replica.py)
 
 
@@ -129,14 +130,21 @@ def partition_detach(
     Refused (``ValidationFailed``, nothing changed) unless it is the oldest monthly partition
     still attached, its month is over, every gaming day of it has a complete regulator bundle
     under ``AUDIT_EXPORT_DIR``, and (the audit log) all its events are sealed and the chain
-    verifies. ``export_dir``: also write the rows there as a COPY text file (for the audit log
-    in digest form: each line's SHA-256 is the event's sealed digest), its SHA-256 recorded.
+    verifies. ``export_dir``: then also write the rows there as a COPY text file (for the audit
+    log in digest form: each line's SHA-256 is the event's sealed digest), recorded with its
+    SHA-256 by a ``retention.partition_exported`` event. The DETACH holds the live table's
+    ACCESS EXCLUSIVE lock (writers wait) for what must see it detached: the row count and a
+    recheck of the archived prefix; the verification, the seal walk and the export do not.
     """
     partition = _detachable(table, month, now=now)
     bundles = _bundles_required(partition)
     with transaction.atomic(using=DB), connections[DB].cursor() as cursor:
+        chain = None
         if table == AUDIT_TABLE:
             _audit_checks(cursor, partition)
+            # Worked out before the DETACH takes its lock (writers wait while it is held), and
+            # again under it in the rare case that a row committed meanwhile changes it.
+            chain = _archived_prefix(cursor, partition, live_min=_live_min(cursor, partition))
         cursor.execute(
             sql.SQL("ALTER TABLE {} DETACH PARTITION {}").format(
                 _ident(table), _ident(partition.name)
@@ -146,7 +154,16 @@ def partition_detach(
             sql.SQL("SELECT count(*), min(id), max(id) FROM {}").format(_ident(partition.name))
         )
         rows, min_id, max_id = cursor.fetchone()
-        chain = _archived_prefix_after(cursor, partition) if table == AUDIT_TABLE else None
+        if chain is not None:
+            # The DETACH's lock waited for every transaction writing to the log: each id drawn
+            # so far is committed or gone for good. A row written meanwhile (a clock far
+            # behind) must be sealed too, and may move the prefix.
+            _all_sealed(cursor, partition)
+            live_min = _live_min(cursor, partition)
+            if live_min != chain["ids_below"] or _ids_from(cursor, partition, live_min) - set(
+                chain["extra_ids"]
+            ):
+                chain = _archived_prefix(cursor, partition, live_min=live_min)
         cursor.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(_ident(ARCHIVE_SCHEMA)))
         cursor.execute(
             sql.SQL("ALTER TABLE {} SET SCHEMA {}").format(
@@ -161,7 +178,6 @@ def partition_detach(
                 "FOR EACH ROW EXECUTE FUNCTION public.casino_refuse_change()"
             ).format(_ident(f"{partition.name}_archived"), archived)
         )
-        export = _export(cursor, table, archived, export_dir, partition) if export_dir else None
         lower, upper = partition.bounds
         payload = {
             "table": table,
@@ -174,11 +190,20 @@ def partition_detach(
             "min_id": min_id,
             "max_id": max_id,
             "bundles": bundles,
-            "export": export,
         }
         if chain is not None:
             payload["chain"] = chain
         audit_event_record(name=DETACHED, actor=actor, payload=payload)
+    if export_dir is not None:
+        # After the commit, from the archive (append-only, nobody writes to it): not while
+        # the lock on the live table is held.
+        with transaction.atomic(using=DB), connections[DB].cursor() as cursor:
+            payload["export"] = _export(cursor, table, archived, export_dir, partition)
+            audit_event_record(
+                name=EXPORTED,
+                actor=actor,
+                payload={"table": table, "partition": partition.name, **payload["export"]},
+            )
     return payload
 
 
@@ -240,16 +265,7 @@ def _bundles_required(partition: Partition) -> dict[str, str]:
 def _audit_checks(cursor, partition: Partition) -> None:
     from audit.verification import audit_chain_verify  # it reads the archived prefix from here
 
-    cursor.execute("SELECT last_txid, last_event_id FROM audit_auditseal ORDER BY seq DESC LIMIT 1")
-    last = cursor.fetchone() or (0, 0)
-    cursor.execute(
-        sql.SQL("SELECT count(*) FROM {} WHERE (txid, id) > (%s, %s)").format(
-            _ident(partition.name)
-        ),
-        list(last),
-    )
-    if cursor.fetchone()[0]:
-        raise ValidationFailed(f"{partition.name}: some of its events are not sealed yet")
+    _all_sealed(cursor, partition)
     report = audit_chain_verify()
     if not report.ok:
         raise ValidationFailed(
@@ -258,24 +274,47 @@ def _audit_checks(cursor, partition: Partition) -> None:
         )
 
 
-def _archived_prefix_after(cursor, partition: Partition) -> dict[str, Any]:
-    """The archived prefix once ``partition`` is detached (see ``casino/retention/chain.py``).
-
-    Runs after the DETACH, whose lock waited for every transaction writing to the log: every
-    id drawn so far is either committed or gone for good.
-    """
-    previous = audit_archived_prefix()
+def _all_sealed(cursor, partition: Partition) -> None:
+    cursor.execute("SELECT last_txid, last_event_id FROM audit_auditseal ORDER BY seq DESC LIMIT 1")
+    last = cursor.fetchone() or (0, 0)
     cursor.execute(
-        sql.SQL("SELECT min(id) FROM {}").format(_ident(AUDIT_TABLE))
-    )  # the live rows only
-    live_min = cursor.fetchone()[0]
-    if live_min is None:
-        cursor.execute(sql.SQL("SELECT max(id) FROM {}").format(_ident(partition.name)))
-        live_min = max(cursor.fetchone()[0] or 0, previous.ids_below - 1 if previous else 0) + 1
-    cursor.execute(
-        sql.SQL("SELECT id FROM {} WHERE id >= %s").format(_ident(partition.name)), [live_min]
+        sql.SQL("SELECT 1 FROM {} WHERE (txid, id) > (%s, %s) LIMIT 1").format(
+            _ident(partition.name)
+        ),
+        list(last),
     )
-    extra = {event_id for (event_id,) in cursor.fetchall()}
+    if cursor.fetchone():
+        raise ValidationFailed(f"{partition.name}: some of its events are not sealed yet")
+
+
+def _ids_from(cursor, partition: Partition, low: int) -> set[int]:
+    cursor.execute(
+        sql.SQL("SELECT id FROM {} WHERE id >= %s").format(_ident(partition.name)), [low]
+    )
+    return {event_id for (event_id,) in cursor.fetchall()}
+
+
+def _live_min(cursor, partition: Partition) -> int:
+    """The lowest id in the log's partitions but ``partition`` (each an index-only probe);
+    with none, one above every id of ``partition`` and of the archive so far."""
+    lows = []
+    for other in partition_list(table=AUDIT_TABLE):
+        if other.name != partition.name:
+            cursor.execute(sql.SQL("SELECT min(id) FROM {}").format(_ident(other.name)))
+            lows.append(cursor.fetchone()[0])
+    lows = [low for low in lows if low is not None]
+    if lows:
+        return min(lows)
+    cursor.execute(sql.SQL("SELECT max(id) FROM {}").format(_ident(partition.name)))
+    previous = audit_archived_prefix()
+    return max(cursor.fetchone()[0] or 0, previous.ids_below - 1 if previous else 0) + 1
+
+
+def _archived_prefix(cursor, partition: Partition, *, live_min: int) -> dict[str, Any]:
+    """The archived prefix once ``partition`` is detached (see ``casino/retention/chain.py``),
+    ``live_min`` being the lowest id left in the live log."""
+    previous = audit_archived_prefix()
+    extra = _ids_from(cursor, partition, live_min)
     if previous is not None:
         extra |= {event_id for event_id in previous.extra_ids if event_id >= live_min}
     prefix = ArchivedPrefix(0, live_min, frozenset(extra), 0, "", (0, 0))

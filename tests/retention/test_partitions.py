@@ -201,6 +201,8 @@ def test_detachment_needs_the_export_and_verification_goes_on_from_the_archived_
         cursor.execute(f"DELETE FROM {record['archive']}")
     lines = (tmp_path / "archive" / f"{AUDIT}_p{old:%Y%m}.copy").read_bytes()
     assert hashlib.sha256(lines).hexdigest() == record["export"]["sha256"]
+    exported = AuditEvent.objects.get(name="retention.partition_exported").payload
+    assert exported["sha256"] == record["export"]["sha256"] and exported["bytes"] == len(lines)
     sealed = b"".join(bytes(s.event_digests) for s in AuditSeal.objects.order_by("seq"))
     digests = [hashlib.sha256(line).digest() for line in lines.split(b"\n")[:-1]]
     assert len(digests) == 4 and all(d in sealed for d in digests)
@@ -216,7 +218,7 @@ def test_detachment_needs_the_export_and_verification_goes_on_from_the_archived_
     report = audit_chain_verify()
     assert report.ok, report.problem
     assert report.archived_through_seq == 1 and report.events_archived == 1
-    assert report.events_verified == 3  # newer, current and the detach event itself
+    assert report.events_verified == 4  # newer, current, the detach and the export events
 
     # A live event that goes missing is still found missing, in the straddling seal too.
     tamper("DELETE FROM audit_auditevent WHERE id = %s", [newer])
