@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "casino.api",
     "casino.demo",
     "casino.console",
+    "casino.retention.apps.RetentionConfig",
     "audit.apps.AuditConfig",
     "ledger.apps.LedgerConfig",
     "tables.apps.TablesConfig",
@@ -441,6 +442,15 @@ AUDIT_EXPORT_DIR = env_str("AUDIT_EXPORT_DIR", str(DATA_DIR / "audit-exports"))
 CELERY_BEAT_SCHEDULE["audit-export-day"] = {
     "task": "audit.export_day",
     "schedule": crontab(hour=0, minute=env_int("AUDIT_EXPORT_MINUTE", 30)),
+}
+
+# --- Retention: monthly partitions of the append-only tables (casino/retention) ------------
+# Months of partitions kept ready ahead of the current one (created daily by beat), and where
+# ``manage.py partitions detach`` moves a detached month (README "Retention").
+RETENTION_MONTHS_AHEAD = env_int("RETENTION_MONTHS_AHEAD", 3)
+CELERY_BEAT_SCHEDULE["retention-partitions-ensure"] = {
+    "task": "retention.partitions_ensure",
+    "schedule": crontab(hour=1, minute=15),
 }
 
 # Structured JSON logs on stderr (casino/logs.py); LOG_FORMAT=console for a terminal.
