@@ -80,16 +80,20 @@ def bet_outcomes(rnd: Round) -> dict[str, tuple[int, str]]:
     return {ref: (amount, ",".join(results[ref])) for ref, amount in paid.items()}
 
 
-def table_list(*, table_id: int | None = None) -> QuerySet[Table]:
-    """Tables visible to the caller (a dealer device sees its own table only)."""
+def table_list(*, table_id: int | None = None, sandbox: bool | None = None) -> QuerySet[Table]:
+    """Tables visible to the caller (a dealer device sees its own table only; a sandbox
+    operator's key only sandbox tables, a live one's only live tables: ``sandbox``, from
+    ``request_scope(request).sandbox``)."""
     qs = Table.objects.select_related("casino", "pit", "rule_set", "payout_schedule")
     if table_id is not None:
         qs = qs.filter(pk=table_id)
+    if sandbox is not None:
+        qs = qs.filter(sandbox__isnull=not sandbox)
     return qs.order_by("code")
 
 
-def table_get(*, pk: int, table_id: int | None = None) -> Table:
-    table = table_list(table_id=table_id).filter(pk=pk).first()
+def table_get(*, pk: int, table_id: int | None = None, sandbox: bool | None = None) -> Table:
+    table = table_list(table_id=table_id, sandbox=sandbox).filter(pk=pk).first()
     if table is None:
         raise NotFound(f"Table {pk} does not exist.")
     return table
@@ -100,10 +104,12 @@ def dealer_list() -> QuerySet:
     return get_user_model().objects.filter(is_active=True, groups__name=roles.DEALER)
 
 
-def round_get(*, pk: int, table_id: int | None = None) -> Round:
+def round_get(*, pk: int, table_id: int | None = None, sandbox: bool | None = None) -> Round:
     qs = Round.objects.select_related("table", "rule_set", "payout_schedule").filter(pk=pk)
     if table_id is not None:
         qs = qs.filter(table_id=table_id)
+    if sandbox is not None:
+        qs = qs.filter(table__sandbox__isnull=not sandbox)
     rnd = qs.first()
     if rnd is None:
         raise NotFound(f"Round {pk} does not exist.")
