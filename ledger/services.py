@@ -237,9 +237,7 @@ def _play_money_check(player: Player, currency: str) -> None:
     sandbox money never lands in a real currency's accounts, nor real money in the sandbox."""
     sandbox = Operator.objects.filter(pk=player.operator_id, sandbox__isnull=False).exists()
     if sandbox != (currency == PLAY_MONEY):
-        expected = (
-            f"{PLAY_MONEY} (play money)" if sandbox else f"a real currency, not {PLAY_MONEY}"
-        )
+        expected = f"{PLAY_MONEY} (play money)" if sandbox else f"a real currency, not {PLAY_MONEY}"
         raise WrongCurrency(
             f"A {'sandbox' if sandbox else 'live'} operator's wallets hold {expected}.",
             errors={"currency": [f"{'only' if sandbox else 'not'} {PLAY_MONEY}"]},
