@@ -20,6 +20,7 @@ from ledger.services import wallet_deposit, wallet_open
 from tables import services as tables
 from tables.models import Round, Table
 from tables.selectors import round_public_state
+from tests.conftest import staff_client
 from tests.factories import OperatorFactory, PlayerFactory, live_table
 
 pytestmark = pytest.mark.django_db
@@ -225,3 +226,53 @@ def _play_round(rnd: Round, player) -> int:
         Round.objects.filter(pk=rnd.pk).update(decision_deadline=timezone.now())
         tables.round_timeout_apply(round_id=rnd.pk, token=rnd.decision_token)
     return decisions
+
+
+def _play_out(rnd: Round) -> None:
+    """Close betting and let every window run out (the rule book's defaults) until the round
+    settles (the settlement task's service, run here)."""
+    tables.round_close_betting(actor=ACTOR, round_id=rnd.pk)
+    for _ in range(40):
+        rnd.refresh_from_db()
+        if rnd.phase not in Round.LIVE:
+            break
+        if rnd.decision_token is None:
+            sandbox.sandbox_tables_drive()
+            continue
+        Round.objects.filter(pk=rnd.pk).update(decision_deadline=timezone.now())
+        tables.round_timeout_apply(round_id=rnd.pk, token=rnd.decision_token)
+    tables.round_settle(round_id=rnd.pk, actor=ACTOR)
+    rnd.refresh_from_db()
+    assert rnd.phase == Round.Phase.SETTLED
+
+
+def test_sandbox_money_is_accounted_apart_in_play_money(world):
+    """Table accounting (the casino's and each operator's) shows sandbox play as play-money
+    lines of the sandbox operator and tables only: no real-currency figure includes it."""
+    for mode in ("live", "sandbox"):
+        mine = world[mode]
+        tables.bet_place(
+            actor=ACTOR,
+            round_id=mine["round"].pk,
+            player=mine["player"],
+            box=1,
+            stake=500,
+            operator_id=None,
+        )
+        _play_out(mine["round"])
+    sand_op = world["sandbox"]["player"].operator_id
+    rows = (
+        staff_client(roles.PIT_BOSS).get("/api/v1/table-accounting/?group_by=operator,table").json()
+    )
+    rows = rows["results"] if isinstance(rows, dict) else rows
+    sandbox_rows = [r for r in rows if r["operator"] == sand_op]
+    assert sandbox_rows and {r["currency"] for r in sandbox_rows} == {PLAY_MONEY}
+    assert {r["table"] for r in sandbox_rows} == {world["sandbox"]["table"].pk}
+    assert sum(r["handle"] for r in sandbox_rows) >= 500
+    real = [r for r in rows if r["currency"] != PLAY_MONEY]
+    assert real and sand_op not in {r["operator"] for r in real}
+    assert world["sandbox"]["table"].pk not in {r["table"] for r in real}
+    # a live key's own accounting has none of it
+    own = bearer(world["live"]["key"]).get("/api/v1/table-accounting/?group_by=table").json()
+    own = own["results"] if isinstance(own, dict) else own
+    assert own and {r["currency"] for r in own} == {"EUR"}
