@@ -138,12 +138,10 @@ def sandbox_table_drive(*, actor: Actor, table_id: int) -> tuple[int, int]:
     decisions = 0
     # The server shoe deals after each decision: play the banker's hand out in one pass.
     for _ in range(12):
-        state = table_selectors.round_public_state(rnd)
-        turn = state.get("turn")
-        if not turn or turn["kind"] != "dealer":
+        state = table_selectors.round_state(rnd)
+        if state.turn() != ("dealer",):
             break
-        total = state["dealer"]["total"] or 0
-        action = "hit" if total < DEALER_STANDS_ON else "stand"
+        action = "hit" if state.dealer_value().total < DEALER_STANDS_ON else "stand"
         table_services.dealer_decision_make(actor=actor, round_id=rnd.pk, action=action)
         decisions += 1
         rnd.refresh_from_db()
