@@ -7,6 +7,7 @@ import json
 import uuid
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -276,3 +277,26 @@ def test_sandbox_money_is_accounted_apart_in_play_money(world):
     own = bearer(world["live"]["key"]).get("/api/v1/table-accounting/?group_by=table").json()
     own = own["results"] if isinstance(own, dict) else own
     assert own and {r["currency"] for r in own} == {"EUR"}
+
+
+@pytest.mark.parametrize(("mine", "other"), [("live", "sandbox"), ("sandbox", "live")])
+def test_the_other_casinos_players_do_not_exist_for_a_key(world, mine, other):
+    client = bearer(world[mine]["key"])
+    player = world[other]["player"]
+    assert client.get(f"/api/v1/players/{player.pk}/").status_code == 404
+    listed = client.get("/api/v1/players/?page_size=100").json()["results"]
+    assert {p["id"] for p in listed} == {world[mine]["player"].pk}
+
+
+def test_manage_sandbox_sets_up_an_integrator(capsys):
+    call_command("sandbox", "--operator", "acme-test", "--preset", "crown")
+    first = json.loads(capsys.readouterr().out)
+    call_command("sandbox", "--operator", "acme-test", "--preset", "crown")
+    second = json.loads(capsys.readouterr().out)
+    assert first["operator"] == second["operator"] and first["api_key"] != second["api_key"]
+    assert [t["code"] for t in second["tables"]] == ["sandbox-crown"]
+    listed = bearer(second["api_key"]).get("/api/v1/tables/").json()["results"]
+    assert [t["code"] for t in listed] == ["sandbox-crown"]
+    live = OperatorFactory()
+    with pytest.raises(CommandError, match="live operator"):
+        call_command("sandbox", "--operator", live.code)
