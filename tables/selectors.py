@@ -13,6 +13,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -114,6 +115,21 @@ def round_get(*, pk: int, table_id: int | None = None, sandbox: bool | None = No
     if rnd is None:
         raise NotFound(f"Round {pk} does not exist.")
     return rnd
+
+
+def round_sandbox(*, pk: int) -> bool | None:
+    """Whether round ``pk`` is a sandbox round (casino/sandbox); None: no such round. A
+    round's table, and a table's mode, never change: each process remembers the answer, so
+    the bet hot path pays no query for it."""
+    key = f"sandbox-round:{pk}"
+    sandbox = caches["process"].get(key)
+    if sandbox is None:
+        rows = list(Round.objects.filter(pk=pk).values_list("table__sandbox", flat=True)[:1])
+        if not rows:
+            return None
+        sandbox = rows[0] is not None  # the marker's key (the table's id), or no marker
+        caches["process"].set(key, sandbox, 3600)
+    return sandbox
 
 
 def round_current(*, table: Table) -> Round | None:

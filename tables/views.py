@@ -385,9 +385,12 @@ class RoundBetsView(APIView):
         def work() -> Response:
             data = validated(self.InputSerializer, request)
             player = _player(request, data.pop("player_id"))
+            sandbox = request_scope(request).sandbox
+            if sandbox is not None and selectors.round_sandbox(pk=pk) not in (None, sandbox):
+                raise NotFound(f"Round {pk} does not exist.")  # the other casino's round
             bet = services.bet_place(  # NotFound for a round that doesn't exist
                 actor=actor,
-                round_id=selectors.round_get(pk=pk, **_seen(request)).pk,
+                round_id=pk,
                 player=player,
                 operator_id=request_scope(request).operator_id,
                 **data,

@@ -63,9 +63,18 @@ class RequestScope:
         and a device, which sees its own table only). See casino/sandbox."""
         if not self.operator_id:
             return None
+        from django.core.cache import caches
+
         from ledger.models import Operator
 
-        return Operator.objects.filter(pk=self.operator_id, sandbox__isnull=False).exists()
+        # An operator's mode never changes (a sandbox operator is created as one), so each
+        # process remembers it: no query per request on the bet hot path.
+        key = f"sandbox-operator:{self.operator_id}"
+        sandbox = caches["process"].get(key)
+        if sandbox is None:
+            sandbox = Operator.objects.filter(pk=self.operator_id, sandbox__isnull=False).exists()
+            caches["process"].set(key, sandbox, 3600)
+        return sandbox
 
     def operator_or(self, requested: int | None) -> int | None:
         """The operator a request is limited to: an operator-scoped caller's own whatever it
