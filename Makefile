@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 # are used; stop the embedded server again when a command that started it ends.
 STOP_EMBEDDED := if [ -z "$$DATABASE_URL" ]; then $(PY) -m casino.embedded stop; fi
 
-.PHONY: demo test setup setup-dev migrate lint format bench screenshots stop clean
+.PHONY: demo test setup setup-dev migrate lint format bench screenshots client stop clean
 
 demo: setup
 	CASINO_ENV=development $(PY) manage.py migrate --no-input
@@ -53,6 +53,11 @@ bench: setup-dev
 # The README's tour: the browser tests that take its pictures, writing into docs/screenshots/.
 screenshots: setup-dev
 	CASINO_ENV=test TOUR_SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -p no:cacheprovider tests/browser/test_tour.py; status=$$?; $(STOP_EMBEDDED); exit $$status
+
+# The typed Python client (clients/casino_client) and the schema it is generated from
+# (clients/openapi.json), regenerated after any API change; tests/clients fails until then.
+client: setup-dev
+	CASINO_ENV=test $(PY) -m clients.generate
 
 stop: setup
 	$(PY) -m casino.embedded stop

@@ -21,3 +21,8 @@ def money_text(amount: int | None, currency: str) -> str:
     return format_currency(
         value, currency, format="#,##0.00\u00a0¤¤", currency_digits=True, locale="en"
     )
+
+
+# The sandbox's play money (casino/sandbox): ISO 4217 reserves XTS for testing, so sandbox
+# wallets, tables and ledger lines are never counted with a real currency.
+PLAY_MONEY = "XTS"

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "casino.demo",
     "casino.console",
     "casino.retention.apps.RetentionConfig",
+    "casino.sandbox",
     "audit.apps.AuditConfig",
     "ledger.apps.LedgerConfig",
     "tables.apps.TablesConfig",
@@ -492,6 +493,14 @@ CELERY_BEAT_SCHEDULE["ledger-operator-events-sweep"] = {
 CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
     "task": "tables.timers_sweep",
     "schedule": env_int("TABLES_TIMERS_SWEEP_EVERY_S", 5),
+}
+# --- Sandbox: the sandbox dealer's pass over sandbox tables (casino/sandbox/services.py) ---
+SANDBOX_DRIVE_EVERY_S = env_int("SANDBOX_DRIVE_EVERY_S", 1)
+CELERY_BEAT_SCHEDULE["sandbox-tables-drive"] = {
+    "task": "sandbox.tables_drive",
+    "schedule": SANDBOX_DRIVE_EVERY_S,
+    # A pass the worker could not start in time is dropped: the next one does its work.
+    "options": {"expires": max(SANDBOX_DRIVE_EVERY_S * 2, 2)},
 }
 # Server-Sent Events of a table (tables/streams.py): seconds a stream stays open before the
 # client reconnects with Last-Event-ID (0 under test so the API fuzzer never waits), seconds

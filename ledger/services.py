@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
+from casino.money import PLAY_MONEY
 from casino.pgarrays import int_array, text_array
 from ledger import egress, events, lock_objects, notifications, sealed, webhooks
 from ledger.errors import (
@@ -231,9 +232,22 @@ def operator_event_redeliver(*, actor: Actor, event: OperatorEvent) -> OperatorE
     return event
 
 
+def _play_money_check(player: Player, currency: str) -> None:
+    """A sandbox operator's wallets hold play money only, and only they hold it (casino/sandbox):
+    sandbox money never lands in a real currency's accounts, nor real money in the sandbox."""
+    sandbox = Operator.objects.filter(pk=player.operator_id, sandbox__isnull=False).exists()
+    if sandbox != (currency == PLAY_MONEY):
+        expected = f"{PLAY_MONEY} (play money)" if sandbox else f"a real currency, not {PLAY_MONEY}"
+        raise WrongCurrency(
+            f"A {'sandbox' if sandbox else 'live'} operator's wallets hold {expected}.",
+            errors={"currency": [f"{'only' if sandbox else 'not'} {PLAY_MONEY}"]},
+        )
+
+
 def wallet_open(*, actor: Actor, player: Player, currency: str) -> tuple[Account, bool]:
     """The player's wallet in ``currency``, opened on first use: (wallet, created)."""
     currency_check(currency)
+    _play_money_check(player, currency)
     with _money_atomic():
         with connection.cursor() as cursor:
             cursor.execute(

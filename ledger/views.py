@@ -127,7 +127,9 @@ class PlayerListCreateView(generics.GenericAPIView):
 
     class InputSerializer(serializers.Serializer):
         external_ref = serializers.CharField(max_length=64)
-        display_name = serializers.CharField(max_length=120, required=False, default="")
+        display_name = serializers.CharField(
+            max_length=120, required=False, default="", allow_blank=True
+        )
         operator_id = IdField(
             required=False, help_text="Staff only; an API key always creates for its operator."
         )

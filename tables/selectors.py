@@ -13,6 +13,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -80,16 +81,20 @@ def bet_outcomes(rnd: Round) -> dict[str, tuple[int, str]]:
     return {ref: (amount, ",".join(results[ref])) for ref, amount in paid.items()}
 
 
-def table_list(*, table_id: int | None = None) -> QuerySet[Table]:
-    """Tables visible to the caller (a dealer device sees its own table only)."""
+def table_list(*, table_id: int | None = None, sandbox: bool | None = None) -> QuerySet[Table]:
+    """Tables visible to the caller (a dealer device sees its own table only; a sandbox
+    operator's key only sandbox tables, a live one's only live tables: ``sandbox``, from
+    ``request_scope(request).sandbox``)."""
     qs = Table.objects.select_related("casino", "pit", "rule_set", "payout_schedule")
     if table_id is not None:
         qs = qs.filter(pk=table_id)
+    if sandbox is not None:
+        qs = qs.filter(sandbox__isnull=not sandbox)
     return qs.order_by("code")
 
 
-def table_get(*, pk: int, table_id: int | None = None) -> Table:
-    table = table_list(table_id=table_id).filter(pk=pk).first()
+def table_get(*, pk: int, table_id: int | None = None, sandbox: bool | None = None) -> Table:
+    table = table_list(table_id=table_id, sandbox=sandbox).filter(pk=pk).first()
     if table is None:
         raise NotFound(f"Table {pk} does not exist.")
     return table
@@ -100,14 +105,31 @@ def dealer_list() -> QuerySet:
     return get_user_model().objects.filter(is_active=True, groups__name=roles.DEALER)
 
 
-def round_get(*, pk: int, table_id: int | None = None) -> Round:
+def round_get(*, pk: int, table_id: int | None = None, sandbox: bool | None = None) -> Round:
     qs = Round.objects.select_related("table", "rule_set", "payout_schedule").filter(pk=pk)
     if table_id is not None:
         qs = qs.filter(table_id=table_id)
+    if sandbox is not None:
+        qs = qs.filter(table__sandbox__isnull=not sandbox)
     rnd = qs.first()
     if rnd is None:
         raise NotFound(f"Round {pk} does not exist.")
     return rnd
+
+
+def round_sandbox(*, pk: int) -> bool | None:
+    """Whether round ``pk`` is a sandbox round (casino/sandbox); None: no such round. A
+    round's table, and a table's mode, never change: each process remembers the answer, so
+    the bet hot path pays no query for it."""
+    key = f"sandbox-round:{pk}"
+    sandbox = caches["process"].get(key)
+    if sandbox is None:
+        rows = list(Round.objects.filter(pk=pk).values_list("table__sandbox", flat=True)[:1])
+        if not rows:
+            return None
+        sandbox = rows[0] is not None  # the marker's key (the table's id), or no marker
+        caches["process"].set(key, sandbox, 3600)
+    return sandbox
 
 
 def round_current(*, table: Table) -> Round | None:

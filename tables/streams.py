@@ -395,7 +395,9 @@ class TableEventsView(APIView):
     def get(self, request, pk: int):
         query = self.QuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        table = selectors.table_get(pk=pk, table_id=request_scope(request).table_id)
+        table = selectors.table_get(
+            pk=pk, table_id=request_scope(request).table_id, sandbox=request_scope(request).sandbox
+        )
         seconds = query.validated_data.get("wait", settings.TABLES_STREAM_SECONDS)
         last = query.validated_data.get("last_event_id") or request.headers.get("Last-Event-ID", "")
         user = request.user

@@ -85,6 +85,13 @@ def _table_scope(request) -> int | None:
     return request_scope(request).table_id
 
 
+def _seen(request) -> dict:
+    """The selectors' scoping of tables and rounds: a device's own table, and the sandbox or
+    the live casino for an operator's principals (casino/sandbox)."""
+    scope = request_scope(request)
+    return {"table_id": scope.table_id, "sandbox": scope.sandbox}
+
+
 # --- tables --------------------------------------------------------------------------------
 
 
@@ -141,7 +148,7 @@ class TableListView(generics.GenericAPIView):
         return _created(table)
 
     def get_queryset(self):
-        return selectors.table_list(table_id=_table_scope(self.request)).order_by("pk")
+        return selectors.table_list(**_seen(self.request)).order_by("pk")
 
     @extend_schema(responses=TableOutputSerializer(many=True))
     def get(self, request):
@@ -157,7 +164,7 @@ class TableDetailView(APIView):
 
     @extend_schema(responses=TableOutputSerializer)
     def get(self, request, pk: int):
-        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        table = selectors.table_get(pk=pk, **_seen(request))
         rnd = selectors.round_current(table=table)
         data = table_data(table, current_round_id=rnd.pk if rnd else None)
         return Response(TableOutputSerializer(data).data)
@@ -171,7 +178,7 @@ class TableCurrentRoundView(APIView):
 
     @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundStateSerializer)
     def get(self, request, pk: int):
-        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        table = selectors.table_get(pk=pk, **_seen(request))
         player = _query_player(request)
         rnd = selectors.round_current(table=table)
         if rnd is None:
@@ -298,7 +305,7 @@ class TableRoundsView(APIView):
 
     @extend_schema(request=None, responses={201: RoundSummarySerializer})
     def post(self, request, pk: int):
-        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        table = selectors.table_get(pk=pk, **_seen(request))
         rnd = services.round_open(actor=_actor(request), table_id=table.pk)
         return Response(RoundSummarySerializer(rnd).data, status=status.HTTP_201_CREATED)
 
@@ -317,7 +324,7 @@ class TableShoesView(APIView):
     @extend_schema(request=InputSerializer, responses={201: ShoeOutputSerializer})
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
-        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        table = selectors.table_get(pk=pk, **_seen(request))
         shoe = services.shoe_load(actor=_actor(request), table_id=table.pk, **data)
         return Response(ShoeOutputSerializer(shoe).data, status=status.HTTP_201_CREATED)
 
@@ -330,7 +337,7 @@ class RoundDetailView(APIView):
 
     @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundStateSerializer)
     def get(self, request, pk: int):
-        rnd = selectors.round_get(pk=pk, table_id=_table_scope(request))
+        rnd = selectors.round_get(pk=pk, **_seen(request))
         player = _query_player(request)
         data = selectors.round_public_state(
             rnd,
@@ -378,6 +385,9 @@ class RoundBetsView(APIView):
         def work() -> Response:
             data = validated(self.InputSerializer, request)
             player = _player(request, data.pop("player_id"))
+            sandbox = request_scope(request).sandbox
+            if sandbox is not None and selectors.round_sandbox(pk=pk) not in (None, sandbox):
+                raise NotFound(f"Round {pk} does not exist.")  # the other casino's round
             bet = services.bet_place(  # NotFound for a round that doesn't exist
                 actor=actor,
                 round_id=pk,
@@ -421,7 +431,7 @@ class RoundDecisionsView(APIView):
             player = _player(request, data["player_id"])
             played = services.decision_make(
                 actor=_actor(request),
-                round_id=selectors.round_get(pk=pk).pk,
+                round_id=selectors.round_get(pk=pk, **_seen(request)).pk,
                 player=player,
                 action=data["action"],
                 amount=data.get("amount"),
@@ -495,7 +505,7 @@ class RoundVoidRequestView(APIView):
 
     @extend_schema(responses=RoundVoidSerializer)
     def get(self, request, pk: int):
-        rnd = selectors.round_get(pk=pk, table_id=_table_scope(request))
+        rnd = selectors.round_get(pk=pk, **_seen(request))
         body = {
             "void_request": selectors.void_request_json(selectors.void_request_latest(rnd)),
             "preview": selectors.void_preview(rnd),

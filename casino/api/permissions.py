@@ -6,6 +6,8 @@ instead of opening it. Object-level scoping (an operator sees only its own playe
 the selectors the views call, which filter by ``request_scope``.
 """
 
+from functools import cached_property
+
 from rest_framework.permissions import BasePermission
 
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
@@ -53,6 +55,26 @@ class RequestScope:
         self.operator_id = operator_id
         self.table_id = table_id
         self.operator_inactive = operator_inactive
+
+    @cached_property
+    def sandbox(self) -> bool | None:
+        """Which casino the caller sees: a sandbox operator's principals only sandbox tables
+        and rounds (True), a live operator's only live ones (False); None: both (casino staff,
+        and a device, which sees its own table only). See casino/sandbox."""
+        if not self.operator_id:
+            return None
+        from django.core.cache import caches
+
+        from ledger.models import Operator
+
+        # An operator's mode never changes (a sandbox operator is created as one), so each
+        # process remembers it: no query per request on the bet hot path.
+        key = f"sandbox-operator:{self.operator_id}"
+        sandbox = caches["process"].get(key)
+        if sandbox is None:
+            sandbox = Operator.objects.filter(pk=self.operator_id, sandbox__isnull=False).exists()
+            caches["process"].set(key, sandbox, 3600)
+        return sandbox
 
     def operator_or(self, requested: int | None) -> int | None:
         """The operator a request is limited to: an operator-scoped caller's own whatever it

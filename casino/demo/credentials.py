@@ -77,8 +77,22 @@ def as_text(data: dict) -> str:
         *(f"    {t['id']:>4}  {t['code']}" for t in human),
         f"  Self-playing tables: {len(data['tables']['self_playing'])} (simulated players)",
         f"    {api}tables/   and a table's live stream {api}tables/<id>/events/",
+        *_sandbox(data),
     ]
     return "\n".join(lines)
+
+
+def _sandbox(data: dict) -> list[str]:
+    """The sandbox's key and tables (absent from a file an older demo wrote)."""
+    sandbox = data.get("sandbox")
+    if not sandbox:
+        return []
+    return [
+        f"  Sandbox (test mode) operator '{sandbox['operator_code']}' API key (sees only the",
+        f"  sandbox tables, which deal themselves; wallets in play money, {sandbox['currency']}):",
+        f"    {sandbox['api_key']}",
+        *(f"    {t['id']:>4}  {t['code']}" for t in sandbox["tables"]),
+    ]
 
 
 def _operations(data: dict) -> list[str]:

@@ -5,46 +5,56 @@ banker by the house policy) and as the operator's platform placing bets and deci
 demo players with the operator's API key. At a human-paced table the thread is the dealer
 device only: it opens rounds and plays the banker, and leaves the bets and decisions to a
 person and the closing of betting to the table's timer. Everything goes through the public
-API, so what the demo shows is exactly what an integrator gets. Refusals (a timer that won the
-race, a window that closed) are normal at a live table: the loop logs them and carries on.
+API with the typed client generated from its schema (clients/casino_client), so what the demo
+shows is exactly what an integrator gets. Refusals (a timer that won the race, a window that
+closed) are normal at a live table: the loop logs them and carries on.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
+
+import httpx
+
+from clients.casino_client import AuthenticatedClient
+from clients.casino_client.api.rounds import (
+    rounds_bets_create,
+    rounds_close_betting_create,
+    rounds_dealer_decisions_create,
+    rounds_decisions_create,
+    rounds_retrieve,
+)
+from clients.casino_client.api.tables import tables_retrieve, tables_rounds_create
+from clients.casino_client.models import (
+    RoundBetsInputRequest,
+    RoundDealerDecisionInputRequest,
+    RoundDecisionsInputRequest,
+)
 
 logger = logging.getLogger("casino.demo.players")
 FINAL_PHASES = {"settled", "voided"}
 
 
 class Api:
-    def __init__(self, base: str, token: str):
-        self.base = base.rstrip("/")
-        self.token = token
+    """The generated client (clients/casino_client) as the loop below uses it: each call
+    answers (status, JSON body as a dict), refusals included (the problem's fields)."""
 
-    def call(self, method: str, path: str, body: dict | None = None, *, idempotent=False):
-        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json"}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        if idempotent:
-            headers["Idempotency-Key"] = uuid.uuid4().hex
-        request = urllib.request.Request(  # noqa: S310 -- our own server, http://127.0.0.1
-            f"{self.base}/api/v1/{path}", data=data, headers=headers, method=method
+    def __init__(self, base: str, token: str):
+        self.client = AuthenticatedClient(
+            base_url=base.rstrip("/"), token=token, timeout=httpx.Timeout(10)
         )
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
-                return response.status, json.loads(response.read() or b"null")
-        except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read() or b"null")
+
+    def call(self, operation, *args, **kwargs) -> tuple[int, dict | None]:
+        response = operation.sync_detailed(*args, client=self.client, **kwargs)
+        parsed = response.parsed
+        return int(response.status_code), parsed.to_dict() if parsed is not None else None
+
+    def idempotent(self, operation, *args, **kwargs) -> tuple[int, dict | None]:
+        return self.call(operation, *args, idempotency_key=uuid.uuid4().hex, **kwargs)
 
 
 def choose(actions: list[dict], hand: dict | None, rng: random.Random) -> dict:
@@ -105,17 +115,17 @@ class TablePlayer(threading.Thread):
                 self.stop.wait(3)
 
     def play_round(self):
-        status, table = self.device.call("GET", f"tables/{self.table_id}/")
+        status, table = self.device.call(tables_retrieve, self.table_id)
         if status != 200 or table["status"] != "open":
             self.stop.wait(2)
             return
         round_id = table["current_round_id"]
         if round_id is not None:
-            status, state = self.device.call("GET", f"rounds/{round_id}/")
+            status, state = self.device.call(rounds_retrieve, round_id)
             if status != 200 or state["phase"] in FINAL_PHASES:
                 round_id = None
         if round_id is None:
-            status, body = self.device.call("POST", f"tables/{self.table_id}/rounds/")
+            status, body = self.device.call(tables_rounds_create, self.table_id)
             if status != 201:
                 logger.info("table %s: open round refused: %s", self.table_id, body)
                 self.stop.wait(2)
@@ -124,10 +134,10 @@ class TablePlayer(threading.Thread):
             if not self.human_paced:
                 self.place_bets(round_id, table)
                 self.stop.wait(2)
-                self.device.call("POST", f"rounds/{round_id}/close-betting/")
+                self.device.call(rounds_close_betting_create, round_id)
         deadline = time.monotonic() + 180
         while not self.stop.is_set() and time.monotonic() < deadline:
-            status, state = self.device.call("GET", f"rounds/{round_id}/")
+            status, state = self.device.call(rounds_retrieve, round_id)
             if status != 200 or state["phase"] in FINAL_PHASES:
                 break
             self.act(round_id, state)
@@ -140,11 +150,12 @@ class TablePlayer(threading.Thread):
         seated = list(enumerate(self.player_ids, start=1))
         for box, player_id in self.rng.sample(seated, k=self.rng.randint(1, len(seated))):
             stake = 0 if self.join_only else self.rng.choice([1, 2, 5]) * table["min_bet"] * 5
-            self.operator.call(
-                "POST",
-                f"rounds/{round_id}/bets/",
-                {"player_id": player_id, "box": box, "stake": min(stake, table["max_bet"])},
-                idempotent=True,
+            self.operator.idempotent(
+                rounds_bets_create,
+                round_id,
+                body=RoundBetsInputRequest(
+                    player_id=player_id, box=box, stake=min(stake, table["max_bet"])
+                ),
             )
 
     def act(self, round_id: int, state: dict):
@@ -154,15 +165,17 @@ class TablePlayer(threading.Thread):
         if turn["kind"] == "dealer":
             total = state["dealer"]["total"] or 0
             self.device.call(
-                "POST",
-                f"rounds/{round_id}/dealer-decisions/",
-                {"action": "hit" if total < 17 else "stand"},
+                rounds_dealer_decisions_create,
+                round_id,
+                body=RoundDealerDecisionInputRequest.from_dict(
+                    {"action": "hit" if total < 17 else "stand"}
+                ),
             )
             return
         if self.human_paced:
             return
         for player_id in self.player_ids:
-            status, mine = self.operator.call("GET", f"rounds/{round_id}/?player_id={player_id}")
+            status, mine = self.operator.call(rounds_retrieve, round_id, player_id=player_id)
             if status != 200 or not mine["your_actions"]:
                 continue
             hand = None
@@ -175,7 +188,11 @@ class TablePlayer(threading.Thread):
                 body["bet_id"] = choice["bet_id"]
             if choice.get("amount") is not None:
                 body["amount"] = choice["amount"]
-            self.operator.call("POST", f"rounds/{round_id}/decisions/", body, idempotent=True)
+            self.operator.idempotent(
+                rounds_decisions_create,
+                round_id,
+                body=RoundDecisionsInputRequest.from_dict(body),
+            )
             return
 
 

@@ -1,5 +1,6 @@
 """A demo casino: staff per role, an operator with an API key, players with funded wallets,
-and two tables per preset: a fast self-playing one and one at a human pace.
+and two tables per preset: a fast self-playing one and one at a human pace; and the sandbox:
+a test-mode operator's key and one self-dealing sandbox table per preset, in play money.
 
 Re-running is safe: existing rows are reused. The operator's API key is new on every run (a
 secret is shown only when it is issued) and earlier demo keys are revoked.
@@ -26,6 +27,13 @@ from casino.api.services import (
     device_token_revoke,
 )
 from casino.errors import DomainError
+from casino.money import PLAY_MONEY
+from casino.sandbox.services import (
+    SANDBOX_TIMERS,
+    sandbox_key_issue,
+    sandbox_operator_ensure,
+    sandbox_table_ensure,
+)
 from casino.staff.mfa import TOTP_NAME, backup_codes_issue, totp_device_of, totp_secret
 from ledger.models import Operator, Player
 from ledger.services import wallet_deposit, wallet_open
@@ -68,6 +76,10 @@ class DemoCredentials:
     # Tables where a box joins with no stake and stakes after its first card (traditional).
     stake_after_first_card: set[int] = field(default_factory=set)
     human_paced: set[int] = field(default_factory=set)  # table ids
+    # The sandbox (casino/sandbox): a test-mode operator's key and its self-dealing tables.
+    sandbox_operator_code: str = ""
+    sandbox_api_key: str = ""
+    sandbox_table_ids: list[int] = field(default_factory=list)
 
     @property
     def staff(self) -> dict[str, str]:
@@ -103,6 +115,17 @@ class DemoCredentials:
                 "human_decision_seconds": HUMAN_TIMERS["decision_seconds"],
                 "human_paced": [t for t in listed if t["id"] in self.human_paced],
                 "self_playing": [t for t in listed if t["id"] not in self.human_paced],
+            },
+            "sandbox": {
+                "operator_code": self.sandbox_operator_code,
+                "api_key": self.sandbox_api_key,
+                "currency": PLAY_MONEY,
+                "betting_seconds": SANDBOX_TIMERS["betting_seconds"],
+                "decision_seconds": SANDBOX_TIMERS["decision_seconds"],
+                "tables": [
+                    {"id": t.pk, "code": t.code, "name": t.name}
+                    for t in Table.objects.filter(pk__in=self.sandbox_table_ids).order_by("code")
+                ],
             },
         }
 
@@ -177,7 +200,28 @@ def demo_seed() -> DemoCredentials:
         # The theoretical RTP of each pair (the presets' ship precomputed: the worker stores
         # them at once), so the game performance report has them from the first round.
         table_services.rtp_figure(rule_set=table.rule_set, payout_schedule=table.payout_schedule)
+    demo_sandbox(credentials)
     return credentials
+
+
+SANDBOX_OPERATOR = "sandbox-op"
+
+
+def demo_sandbox(credentials: DemoCredentials) -> None:
+    """A sandbox operator with a fresh key (earlier demo keys revoked) and one self-dealing
+    sandbox table per preset (casino/sandbox): the worker's beat deals them, in play money."""
+    operator = sandbox_operator_ensure(
+        actor=ACTOR, code=SANDBOX_OPERATOR, name="Sandbox integrator (test mode)"
+    )
+    for key in ApiKey.objects.filter(operator=operator, revoked_at__isnull=True):
+        api_key_revoke(actor=ACTOR, api_key=key, reason="demo restarted: new key issued")
+    _, raw = sandbox_key_issue(actor=ACTOR, operator=operator, label="demo sandbox")
+    credentials.sandbox_operator_code = operator.code
+    credentials.sandbox_api_key = raw
+    credentials.sandbox_table_ids = [
+        sandbox_table_ensure(actor=ACTOR, preset=preset, code=f"sandbox-{preset}").pk
+        for preset in PRESETS
+    ]
 
 
 def _demo_dealers(tables: list[Table], dealer: User) -> None:

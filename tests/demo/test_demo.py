@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from casino.api.models import ApiKey, DeviceToken
 from casino.demo.players import choose, players_start
 from casino.demo.seed import FUNDING, HUMAN_TIMERS, PLAYERS, demo_seed
+from casino.money import PLAY_MONEY
 from conftest import wait_until
 from ledger.models import Account
 from tables.engine import PRESETS
@@ -21,7 +22,14 @@ def test_seed_is_repeatable_and_issues_fresh_credentials():
     assert set(first.staff) == {"admin", "pitboss", "floor", "dealer", "auditor"}
     assert User.objects.filter(username__in=first.staff).count() == 5
     assert first.api_key != second.api_key
-    assert ApiKey.objects.filter(revoked_at__isnull=True).count() == 1
+    assert first.sandbox_api_key != second.sandbox_api_key
+    live_keys = ApiKey.objects.filter(revoked_at__isnull=True, operator__sandbox__isnull=True)
+    sandbox_keys = ApiKey.objects.filter(revoked_at__isnull=True, operator__sandbox__isnull=False)
+    assert (live_keys.count(), sandbox_keys.count()) == (1, 1)
+    sandbox = Table.objects.filter(pk__in=second.sandbox_table_ids, sandbox__isnull=False)
+    assert {(t.code, t.status, t.currency) for t in sandbox} == {
+        (f"sandbox-{preset}", "open", PLAY_MONEY) for preset in PRESETS
+    }
     assert Table.objects.filter(code__startswith="demo-", status="open").count() == len(PRESETS)
     human = Table.objects.filter(pk__in=second.human_paced, status="open")
     assert {t.code for t in human} == {f"human-{preset}" for preset in PRESETS}

@@ -162,6 +162,21 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         assert status == 200 and state["phase"] == "open", "the window is a human one"
         assert Bet.objects.filter(round_id=round_id, player_id=player["id"]).count() == 1
 
+        # the sandbox: its key (in the file and printed) sees only its own tables, which deal
+        # themselves (the worker's beat runs the sandbox dealer): rounds open without a device
+        sandbox = credentials["sandbox"]
+        assert sandbox["api_key"] in printed and len(sandbox["tables"]) == 5
+        status, listed = _call("GET", urls["api"] + "tables/?page_size=100", sandbox["api_key"])
+        assert status == 200
+        assert {t["id"] for t in listed["results"]} == {t["id"] for t in sandbox["tables"]}
+        first = sandbox["tables"][0]["id"]
+
+        def sandbox_dealt():
+            status, table = _call("GET", urls["api"] + f"tables/{first}/", sandbox["api_key"])
+            return status == 200 and table["rounds_played"] >= 2
+
+        wait_until(sandbox_dealt, timeout=90, interval=1)
+
         # the access log is quiet by default: no request line in the demo's output
         assert not re.search(r'"(GET|POST) /api/v1/', "".join(output))
 

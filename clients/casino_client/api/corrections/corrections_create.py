@@ -1,0 +1,217 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.correction_list_create_input_request import CorrectionListCreateInputRequest
+from ...models.correction_output import CorrectionOutput
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: CorrectionListCreateInputRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/corrections/",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CorrectionOutput | Problem | None:
+    if response.status_code == 201:
+        response_201 = CorrectionOutput.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CorrectionOutput | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CorrectionListCreateInputRequest,
+) -> Response[CorrectionOutput | Problem]:
+    """Create correction
+
+     Corrections: requested by one staff member, approved or rejected by another.
+
+    **Allowed roles:** `pit_boss`, `floor_supervisor`.
+
+    Args:
+        body (CorrectionListCreateInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CorrectionOutput | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: CorrectionListCreateInputRequest,
+) -> CorrectionOutput | Problem | None:
+    """Create correction
+
+     Corrections: requested by one staff member, approved or rejected by another.
+
+    **Allowed roles:** `pit_boss`, `floor_supervisor`.
+
+    Args:
+        body (CorrectionListCreateInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CorrectionOutput | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CorrectionListCreateInputRequest,
+) -> Response[CorrectionOutput | Problem]:
+    """Create correction
+
+     Corrections: requested by one staff member, approved or rejected by another.
+
+    **Allowed roles:** `pit_boss`, `floor_supervisor`.
+
+    Args:
+        body (CorrectionListCreateInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CorrectionOutput | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: CorrectionListCreateInputRequest,
+) -> CorrectionOutput | Problem | None:
+    """Create correction
+
+     Corrections: requested by one staff member, approved or rejected by another.
+
+    **Allowed roles:** `pit_boss`, `floor_supervisor`.
+
+    Args:
+        body (CorrectionListCreateInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CorrectionOutput | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

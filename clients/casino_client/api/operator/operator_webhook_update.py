@@ -1,0 +1,232 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.operator_webhook_output import OperatorWebhookOutput
+from ...models.own_webhook_input_request import OwnWebhookInputRequest
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: OwnWebhookInputRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/api/v1/operator/webhook/",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> OperatorWebhookOutput | Problem | None:
+    if response.status_code == 200:
+        response_200 = OperatorWebhookOutput.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[OperatorWebhookOutput | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: OwnWebhookInputRequest,
+) -> Response[OperatorWebhookOutput | Problem]:
+    """Set operator webhook
+
+     An operator's API key: its own webhook URL, subscribed event types and the state of its
+    circuit breaker; PUT sets the URL ("" for the events feed only) and event types, and
+    rotates the signing secret (shown once in the response; the previous one keeps signing
+    alongside for 24 hours) unless ``rotate_secret`` is false. Refused targets
+    (ledger/egress.py) are a 400 naming ``webhook_url``.
+
+    **Allowed roles:** `operator_integration` (an operator's API key). **Credential scope:** `money`
+    (staff sessions need none).
+
+    Args:
+        body (OwnWebhookInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OperatorWebhookOutput | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: OwnWebhookInputRequest,
+) -> OperatorWebhookOutput | Problem | None:
+    """Set operator webhook
+
+     An operator's API key: its own webhook URL, subscribed event types and the state of its
+    circuit breaker; PUT sets the URL ("" for the events feed only) and event types, and
+    rotates the signing secret (shown once in the response; the previous one keeps signing
+    alongside for 24 hours) unless ``rotate_secret`` is false. Refused targets
+    (ledger/egress.py) are a 400 naming ``webhook_url``.
+
+    **Allowed roles:** `operator_integration` (an operator's API key). **Credential scope:** `money`
+    (staff sessions need none).
+
+    Args:
+        body (OwnWebhookInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OperatorWebhookOutput | Problem
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: OwnWebhookInputRequest,
+) -> Response[OperatorWebhookOutput | Problem]:
+    """Set operator webhook
+
+     An operator's API key: its own webhook URL, subscribed event types and the state of its
+    circuit breaker; PUT sets the URL ("" for the events feed only) and event types, and
+    rotates the signing secret (shown once in the response; the previous one keeps signing
+    alongside for 24 hours) unless ``rotate_secret`` is false. Refused targets
+    (ledger/egress.py) are a 400 naming ``webhook_url``.
+
+    **Allowed roles:** `operator_integration` (an operator's API key). **Credential scope:** `money`
+    (staff sessions need none).
+
+    Args:
+        body (OwnWebhookInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OperatorWebhookOutput | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: OwnWebhookInputRequest,
+) -> OperatorWebhookOutput | Problem | None:
+    """Set operator webhook
+
+     An operator's API key: its own webhook URL, subscribed event types and the state of its
+    circuit breaker; PUT sets the URL ("" for the events feed only) and event types, and
+    rotates the signing secret (shown once in the response; the previous one keeps signing
+    alongside for 24 hours) unless ``rotate_secret`` is false. Refused targets
+    (ledger/egress.py) are a 400 naming ``webhook_url``.
+
+    **Allowed roles:** `operator_integration` (an operator's API key). **Credential scope:** `money`
+    (staff sessions need none).
+
+    Args:
+        body (OwnWebhookInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OperatorWebhookOutput | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

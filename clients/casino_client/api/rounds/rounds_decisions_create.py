@@ -1,0 +1,264 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.played import Played
+from ...models.problem import Problem
+from ...models.round_decisions_input_request import RoundDecisionsInputRequest
+from ...types import Response
+
+
+def _get_kwargs(
+    id: int,
+    *,
+    body: RoundDecisionsInputRequest,
+    idempotency_key: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/rounds/{id}/decisions/".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Played | Problem | None:
+    if response.status_code == 200:
+        response_200 = Played.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Played | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: int,
+    *,
+    client: AuthenticatedClient,
+    body: RoundDecisionsInputRequest,
+    idempotency_key: str,
+) -> Response[Played | Problem]:
+    """Round: decisions
+
+     A player's decision in the current turn (hit, stand, double, split, surrender, rescue,
+    buy, twist; match / decline; insurance / even_money / decline; stake / withdraw). Stakes
+    it adds are debited.
+
+    **Allowed roles:** `operator_integration` (an operator's API key). **Credential scope:** `money`
+    (staff sessions need none).
+
+    Args:
+        id (int):
+        idempotency_key (str):
+        body (RoundDecisionsInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Played | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: int,
+    *,
+    client: AuthenticatedClient,
+    body: RoundDecisionsInputRequest,
+    idempotency_key: str,
+) -> Played | Problem | None:
+    """Round: decisions
+
+     A player's decision in the current turn (hit, stand, double, split, surrender, rescue,
+    buy, twist; match / decline; insurance / even_money / decline; stake / withdraw). Stakes
+    it adds are debited.
+
+    **Allowed roles:** `operator_integration` (an operator's API key). **Credential scope:** `money`
+    (staff sessions need none).
+
+    Args:
+        id (int):
+        idempotency_key (str):
+        body (RoundDecisionsInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Played | Problem
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: int,
+    *,
+    client: AuthenticatedClient,
+    body: RoundDecisionsInputRequest,
+    idempotency_key: str,
+) -> Response[Played | Problem]:
+    """Round: decisions
+
+     A player's decision in the current turn (hit, stand, double, split, surrender, rescue,
+    buy, twist; match / decline; insurance / even_money / decline; stake / withdraw). Stakes
+    it adds are debited.
+
+    **Allowed roles:** `operator_integration` (an operator's API key). **Credential scope:** `money`
+    (staff sessions need none).
+
+    Args:
+        id (int):
+        idempotency_key (str):
+        body (RoundDecisionsInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Played | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: int,
+    *,
+    client: AuthenticatedClient,
+    body: RoundDecisionsInputRequest,
+    idempotency_key: str,
+) -> Played | Problem | None:
+    """Round: decisions
+
+     A player's decision in the current turn (hit, stand, double, split, surrender, rescue,
+    buy, twist; match / decline; insurance / even_money / decline; stake / withdraw). Stakes
+    it adds are debited.
+
+    **Allowed roles:** `operator_integration` (an operator's API key). **Credential scope:** `money`
+    (staff sessions need none).
+
+    Args:
+        id (int):
+        idempotency_key (str):
+        body (RoundDecisionsInputRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Played | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class CorrectionOutputStatusEnum(StrEnum):
+    APPROVED = "approved"
+    REJECTED = "rejected"
+    REQUESTED = "requested"
+
+    def __str__(self) -> str:
+        return str(self.value)

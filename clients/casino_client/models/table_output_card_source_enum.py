@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class TableOutputCardSourceEnum(StrEnum):
+    CARD_READER = "card_reader"
+    SERVER_SHOE = "server_shoe"
+
+    def __str__(self) -> str:
+        return str(self.value)

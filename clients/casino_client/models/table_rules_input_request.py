@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="TableRulesInputRequest")
+
+
+@_attrs_define
+class TableRulesInputRequest:
+    """
+    Attributes:
+        payout_schedule_id (int):
+        rule_set_id (int):
+    """
+
+    payout_schedule_id: int
+    rule_set_id: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        payout_schedule_id = self.payout_schedule_id
+
+        rule_set_id = self.rule_set_id
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "payout_schedule_id": payout_schedule_id,
+                "rule_set_id": rule_set_id,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        payout_schedule_id = d.pop("payout_schedule_id")
+
+        rule_set_id = d.pop("rule_set_id")
+
+        table_rules_input_request = cls(
+            payout_schedule_id=payout_schedule_id,
+            rule_set_id=rule_set_id,
+        )
+
+        table_rules_input_request.additional_properties = d
+        return table_rules_input_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
