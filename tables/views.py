@@ -25,17 +25,17 @@ from casino.api.permissions import request_scope
 from casino.errors import NotFound, ValidationFailed
 from ledger.models import Player
 from ledger.selectors import player_get
-from tables import selectors, services
+from tables import round_view, selectors, services
 from tables.errors import BettingClosed
 from tables.models import Casino, PayoutScheduleVersion, Pit, RuleSetVersion, Table
 from tables.serializers import (
     MAX_AMOUNT,
     BetOutputSerializer,
-    CardPostedSerializer,
+    CardPostedNextSerializer,
     DealerAssignmentOutputSerializer,
     PlayedSerializer,
-    RoundStateSerializer,
     RoundSummarySerializer,
+    RoundViewSerializer,
     RoundVoidSerializer,
     ShoeOutputSerializer,
     TableCreatedSerializer,
@@ -176,19 +176,19 @@ class TableCurrentRoundView(APIView):
 
     required_permissions = {"GET": VIEW}
 
-    @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundStateSerializer)
+    @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundViewSerializer)
     def get(self, request, pk: int):
         table = selectors.table_get(pk=pk, **_seen(request))
         player = _query_player(request)
         rnd = selectors.round_current(table=table)
         if rnd is None:
             raise NotFound(f"Table {table.pk} has played no round yet.")
-        data = selectors.round_public_state(
+        data = round_view.round_view(
             rnd,
             player_id=player.pk if player else None,
             operator_id=request_scope(request).operator_id,
         )
-        return Response(RoundStateSerializer(data).data)
+        return Response(RoundViewSerializer(data).data)
 
 
 def _status_view(name: str, doc: str):
@@ -333,18 +333,34 @@ class TableShoesView(APIView):
 
 
 class RoundDetailView(APIView):
+    """A round as the caller sees it.
+
+    The cards as the table shows them (an operator also sees its own players' face-down
+    cards), whose turn it is and which bets and players it waits for (`turn.waiting_for`;
+    other operators' players are anonymous: their bets carry no `player_id`), what the round
+    wants next (`next`: bets, a card and for which hand, forced or not, a decision, the
+    banker, the pit, settlement), the legal actions now of every one of the caller's players
+    (`your_actions`; `player_id` narrows them to one), and once the round is settled or voided
+    each bet's outcome as the ledger posted it (`outcomes`: result, stake, returned, winnings,
+    bonus, paid, net, currency). An operator's key sees its own players; casino staff see
+    every player; a dealer device none."""
+
     required_permissions = {"GET": VIEW}
 
-    @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundStateSerializer)
+    @extend_schema(
+        summary="A round: whose turn, what it wants next, your actions and outcomes",
+        parameters=[PLAYER_PARAMETER],
+        responses=RoundViewSerializer,
+    )
     def get(self, request, pk: int):
         rnd = selectors.round_get(pk=pk, **_seen(request))
         player = _query_player(request)
-        data = selectors.round_public_state(
+        data = round_view.round_view(
             rnd,
             player_id=player.pk if player else None,
             operator_id=request_scope(request).operator_id,
         )
-        return Response(RoundStateSerializer(data).data)
+        return Response(RoundViewSerializer(data).data)
 
 
 class RoundCloseBettingView(APIView):
@@ -446,8 +462,10 @@ class RoundDecisionsView(APIView):
 
 
 class RoundCardsView(APIView):
-    """The card reader posts the next card; the answer says which hand it went to. An
-    impossible card or a count mismatch suspends the round (409 ``round-suspended``)."""
+    """The card reader posts the next card; the answer says which hand it went to (`target`,
+    `forced` for a card the rules deal without a decision) and what the round wants next
+    (`next`: another card and for which hand, a decision and whose, the banker, settlement).
+    An impossible card or a count mismatch suspends the round (409 ``round-suspended``)."""
 
     required_permissions = {"POST": DEAL}
     write_scope = Scope.PIT
@@ -456,7 +474,11 @@ class RoundCardsView(APIView):
         card = serializers.CharField(max_length=3)
         shoe_position = JsonIntegerField(min_value=1, max_value=100_000, required=False)
 
-    @extend_schema(request=InputSerializer, responses=CardPostedSerializer)
+    @extend_schema(
+        summary="Post the next card; the answer says where it went and what comes next",
+        request=InputSerializer,
+        responses=CardPostedNextSerializer,
+    )
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
         posted = services.card_post(
@@ -466,7 +488,14 @@ class RoundCardsView(APIView):
             shoe_position=data.get("shoe_position"),
             table_id=_table_scope(request),
         )
-        return Response(CardPostedSerializer(posted).data)
+        rnd = selectors.round_get(pk=posted.round.pk)
+        body = {
+            "round": rnd,
+            "card": posted.card,
+            "target": posted.target,
+            "next": round_view.round_next(rnd, operator_id=request_scope(request).operator_id),
+        }
+        return Response(CardPostedNextSerializer(body).data)
 
 
 class RoundDealerDecisionView(APIView):
