@@ -375,3 +375,53 @@ class RoundViewSerializer(RoundStateSerializer):
 
 class CardPostedNextSerializer(CardPostedSerializer):
     next = RoundNextSerializer(help_text="what the round wants now that the card is dealt")
+
+
+# --- a table's rules as an operator reads them (tables/rules_view.py) -------------------------
+
+
+class RuleVersionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    version = serializers.IntegerField()
+    label = serializers.CharField(help_text="as tables show it: `<name> v<version>`")
+    document = serializers.DictField(help_text="the engine's JSON document of this version")
+
+
+class StakingSerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(
+        choices=["stake_with_bet", "join_then_stake"],
+        help_text="join_then_stake: bet with stake 0, stake in the staking window",
+    )
+    description = serializers.CharField()
+    currency = serializers.CharField()
+    min_bet = serializers.IntegerField()
+    max_bet = serializers.IntegerField()
+    box_max = serializers.IntegerField(allow_null=True)
+    min_unit = serializers.IntegerField(help_text="smallest partial double or insurance")
+    boxes = serializers.IntegerField()
+    bets_per_box = serializers.IntegerField(help_text="more than 1: bets behind")
+    max_boxes_per_player = serializers.IntegerField()
+
+
+class GameDecisionsSerializer(serializers.Serializer):
+    hand = serializers.ListField(child=serializers.CharField())
+    windows = serializers.ListField(child=serializers.CharField())
+
+
+class TimersSerializer(serializers.Serializer):
+    betting_seconds = serializers.IntegerField()
+    decision_seconds = serializers.IntegerField()
+    on_timeout = serializers.CharField()
+
+
+class TableRulesSerializer(serializers.Serializer):
+    table_id = serializers.IntegerField()
+    game = serializers.CharField(help_text="the rule set's name (a preset or a custom game)")
+    rule_set = RuleVersionSerializer()
+    payout_schedule = RuleVersionSerializer()
+    theoretical_rtp = serializers.DecimalField(max_digits=9, decimal_places=6, allow_null=True)
+    rtp_method = serializers.CharField()
+    staking = StakingSerializer()
+    decisions = GameDecisionsSerializer()
+    timers = TimersSerializer()

@@ -25,7 +25,7 @@ from casino.api.permissions import request_scope
 from casino.errors import NotFound, ValidationFailed
 from ledger.models import Player
 from ledger.selectors import player_get
-from tables import round_view, selectors, services
+from tables import round_view, rules_view, selectors, services
 from tables.errors import BettingClosed
 from tables.models import Casino, PayoutScheduleVersion, Pit, RuleSetVersion, Table
 from tables.serializers import (
@@ -40,6 +40,7 @@ from tables.serializers import (
     ShoeOutputSerializer,
     TableCreatedSerializer,
     TableOutputSerializer,
+    TableRulesSerializer,
     VoidRequestOutputSerializer,
     table_data,
 )
@@ -239,11 +240,31 @@ class TableLimitsView(APIView):
 
 
 class TableRulesView(APIView):
-    """Activate a rule-set and payout-schedule version pair from the next round; the answer
-    shows the pair's theoretical RTP."""
+    """GET: the table's rules as an operator needs them. POST: the pit activates a rule-set
+    and payout-schedule version pair from the next round."""
 
-    required_permissions = {"POST": OPERATE}
+    required_permissions = {"GET": VIEW, "POST": OPERATE}
     write_scope = Scope.PIT
+
+    @extend_schema(
+        summary="The table's rules: documents, payouts, RTP, how to stake, timers",
+        description=(
+            "The rule-set and payout-schedule versions the table's next round pins, with their "
+            "documents (the engine's JSON, immutable once used; `../shared/spec/variants.md` "
+            "describes the five presets); the pair's theoretical RTP (the stored figure, else "
+            "the shipped preset figure, else null); how a bet is staked in this game "
+            "(`staking.mode`: `stake_with_bet`, or `join_then_stake` where a box joins with "
+            "stake 0 and stakes in a window after its first card); the decisions the game can "
+            "ask for; the betting and decision timers and what the server does when they run "
+            "out. Readable by every caller that may read the table."
+        ),
+        responses=TableRulesSerializer,
+    )
+    def get(self, request, pk: int):
+        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        if table.rule_set is None or table.payout_schedule is None:
+            raise NotFound(f"Table {table.pk} has no rule set or payout schedule yet.")
+        return Response(TableRulesSerializer(rules_view.table_rules(table)).data)
 
     class InputSerializer(serializers.Serializer):
         rule_set_id = IdField()
@@ -254,7 +275,13 @@ class TableRulesView(APIView):
         theoretical_rtp = serializers.DecimalField(max_digits=9, decimal_places=6, allow_null=True)
         rtp_method = serializers.CharField()
 
-    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    @extend_schema(
+        summary="Activate a rule-set and payout-schedule pair from the next round",
+        description="The answer shows the pair's theoretical RTP (pending while the game "
+        "maths computes it).",
+        request=InputSerializer,
+        responses=OutputSerializer,
+    )
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
         table = selectors.table_get(pk=pk)

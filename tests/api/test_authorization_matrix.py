@@ -197,6 +197,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("table-limits", "POST"): Op(
         "table", PIT, url=_pk("table"), body=lambda w, t: {"min_bet": 100, "max_bet": 5_000}
     ),
+    ("table-rules", "GET"): Op("table", TABLE_READERS, url=_pk("table")),
     ("table-rules", "POST"): Op(
         "table",
         PIT,

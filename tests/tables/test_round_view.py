@@ -213,3 +213,41 @@ def test_the_cards_answer_names_a_forced_draw_next(client_for, operator):
     view = client_for(roles.OPERATOR_INTEGRATION).get(f"{base}/").json()
     assert view["turn"]["waiting_for"][0]["player_id"] == a.pk
     assert view["boxes"][0]["hands"][0]["forced_cards"] == [3]
+
+
+@pytest.mark.parametrize(
+    ("preset", "mode", "rtp_known"),
+    [("traditional", "join_then_stake", True), ("crown", "stake_with_bet", True)],
+)
+def test_operators_read_a_tables_rules(client_for, preset, mode, rtp_known):
+    from tables.models import RtpFigure
+
+    table = live_table(preset, betting_seconds=20, decision_seconds=30)
+    key = client_for(roles.OPERATOR_INTEGRATION)
+    before = RtpFigure.objects.count()
+    rules = key.get(f"/api/v1/tables/{table.pk}/rules/")
+    assert rules.status_code == 200, rules.json()
+    body = rules.json()
+    assert body["rule_set"]["id"] == table.rule_set_id
+    assert body["rule_set"]["document"] == table.rule_set.document
+    assert body["payout_schedule"]["document"] == table.payout_schedule.document
+    assert body["rule_set"]["label"] == str(table.rule_set)
+    assert body["staking"]["mode"] == mode
+    assert body["staking"]["min_bet"] == table.min_bet and body["staking"]["currency"] == "EUR"
+    assert body["timers"]["betting_seconds"] == 20 and body["timers"]["decision_seconds"] == 30
+    assert (body["theoretical_rtp"] is not None) is rtp_known
+    assert RtpFigure.objects.count() == before  # a read queues and stores nothing
+    if preset == "traditional":
+        assert "stake: 0" in body["staking"]["description"]
+        assert body["decisions"]["hand"] == ["stand", "buy", "twist", "split"]
+        assert body["decisions"]["windows"] == ["stake", "withdraw"]
+    else:
+        assert {"hit", "double", "surrender", "split"} <= set(body["decisions"]["hand"])
+        assert body["decisions"]["windows"] == ["match", "decline"]
+        assert body["staking"]["bets_per_box"] == 3
+    # the device of another table does not see it; the pit and auditors do
+    assert (
+        client_for(roles.DEALER_DEVICE).get(f"/api/v1/tables/{table.pk}/rules/").status_code == 404
+    )
+    assert client_for(roles.AUDITOR).get(f"/api/v1/tables/{table.pk}/rules/").status_code == 200
+    assert client_for("anonymous").get(f"/api/v1/tables/{table.pk}/rules/").status_code == 401
