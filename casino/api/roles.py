@@ -72,6 +72,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "ledger.add_correction",
         "audit.add_disputecase",
         "audit.work_dispute",
+        "api.own_stafftoken",
     ],
     FLOOR_SUPERVISOR: [
         *_VIEW_ALL,
@@ -104,8 +105,9 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "audit.add_disputecase",
         "audit.work_dispute",
         "audit.resolve_dispute",
+        "api.own_stafftoken",
     ],
-    DEALER: ["tables.view_table", "tables.view_round", "tables.deal_round"],
+    DEALER: ["tables.view_table", "tables.view_round", "tables.deal_round", "api.own_stafftoken"],
     OPERATOR_STAFF: [
         "ledger.view_player",
         "ledger.view_account",
