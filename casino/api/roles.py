@@ -113,8 +113,10 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "ledger.view_account",
         "ledger.view_transaction",
         "ledger.view_operatorevent",
+        "api.own_stafftoken",
     ],
-    # The auditor sees everything, staff accounts and roles included, and changes nothing.
+    # The auditor sees everything, staff accounts and roles included, and changes nothing
+    # (not even a personal API token of its own: it works from the console).
     AUDITOR: [*_VIEW_ALL, "auth.view_user", "auth.view_group"],
     OPERATOR_INTEGRATION: [
         "ledger.view_player",

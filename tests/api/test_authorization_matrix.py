@@ -93,7 +93,8 @@ PIT = {roles.PIT_BOSS, roles.FLOOR_SUPERVISOR}
 DEALERS = {roles.DEALER, "device_X"}
 EVERYONE = set(PRINCIPALS)
 STAFF_AND_CREDENTIALS = EVERYONE - {"anonymous"}
-STAFF = CASINO_READERS | {roles.DEALER} | OPERATOR_STAFF | {"staff_unlinked"}
+# Who may hold personal staff API tokens (the auditor changes nothing, not even that).
+STAFF = {roles.PIT_BOSS, roles.FLOOR_SUPERVISOR, roles.DEALER} | OPERATOR_STAFF | {"staff_unlinked"}
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
         url=lambda w, t: {"pk": w.device["X"].pk},
         body=lambda w, t: {"reason": "matrix"},
     ),
-    # Staff API tokens: every staff member lists its own (nothing of anyone else's) and mints
+    # Staff API tokens: a staff member lists its own (nothing of anyone else's) and mints
     # one from its verified session for a role it holds (here pit_boss); only the owner (the
     # pit boss's session) revokes it.
     ("staff-token-list", "GET"): Op("casino", STAFF, listing=True),
