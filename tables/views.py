@@ -248,19 +248,16 @@ class TableRulesView(APIView):
 
     @extend_schema(
         summary="The table's rules: documents, payouts, RTP, how to stake, timers",
-        description=(
-            "The rule-set and payout-schedule versions the table's next round pins, with their "
-            "documents (the engine's JSON, immutable once used; `../shared/spec/variants.md` "
-            "describes the five presets); the pair's theoretical RTP (the stored figure, else "
-            "the shipped preset figure, else null); how a bet is staked in this game "
-            "(`staking.mode`: `stake_with_bet`, or `join_then_stake` where a box joins with "
-            "stake 0 and stakes in a window after its first card); the decisions the game can "
-            "ask for; the betting and decision timers and what the server does when they run "
-            "out. Readable by every caller that may read the table."
-        ),
         responses=TableRulesSerializer,
     )
     def get(self, request, pk: int):
+        """The rule-set and payout-schedule versions the table's next round pins, with their
+        documents (the engine's JSON, immutable once used); the pair's theoretical RTP (the
+        stored figure, else the shipped preset figure, else null); how a bet is staked in this
+        game (`staking.mode`: `stake_with_bet`, or `join_then_stake` where a box joins with
+        stake 0 and stakes in a window after its first card); the decisions the game can ask
+        for; the betting and decision timers and what the server does when they run out.
+        Readable by every caller that may read the table."""
         table = selectors.table_get(pk=pk, table_id=_table_scope(request))
         if table.rule_set is None or table.payout_schedule is None:
             raise NotFound(f"Table {table.pk} has no rule set or payout schedule yet.")
@@ -277,12 +274,12 @@ class TableRulesView(APIView):
 
     @extend_schema(
         summary="Activate a rule-set and payout-schedule pair from the next round",
-        description="The answer shows the pair's theoretical RTP (pending while the game "
-        "maths computes it).",
         request=InputSerializer,
         responses=OutputSerializer,
     )
     def post(self, request, pk: int):
+        """The answer shows the pair's theoretical RTP (pending while the game maths computes
+        it)."""
         data = validated(self.InputSerializer, request)
         table = selectors.table_get(pk=pk)
         rule_set = RuleSetVersion.objects.filter(pk=data["rule_set_id"]).first()
