@@ -114,14 +114,13 @@ def turn_parts(state: eng.RoundState) -> tuple[str, int | None, int | None, list
     turn = state.turn()
     if turn is None:
         return None
-    kind = turn[0]
-    if kind == "hand":
-        return kind, turn[1], turn[2], [state.boxes[turn[1]].bet_ids[0]]
-    if kind == "match":
-        return kind, turn[1], turn[2], list(turn[3])
-    if kind == "dealer":
+    kind = str(turn.kind.value)
+    if turn.kind == eng.TurnKind.HAND:
+        return kind, turn.box, turn.hand, [state.boxes[turn.box].bet_ids[0]]
+    if turn.kind == eng.TurnKind.DEALER:
         return kind, None, None, []
-    return kind, None, None, list(turn[1])  # insurance, staking: every pending bet
+    # windows (insurance, match, staking): every bet still to answer; a match names its hand
+    return kind, turn.box, turn.hand, list(turn.bets)
 
 
 def turn_view(state: eng.RoundState, caller: _Caller, *, deadline=None) -> dict[str, Any] | None:
@@ -155,7 +154,7 @@ def actions(state: eng.RoundState, caller: _Caller) -> list[dict[str, Any]]:
     """The legal actions now of every bet the caller acts for: [{player_id, bet_id, action,
     amount_min, amount_max}] (a hand's turn: its controller's bet)."""
     parts = turn_parts(state)
-    if parts is None or parts[0] == "dealer":
+    if parts is None or parts[0] == eng.TurnKind.DEALER.value:
         return []
     kind, _, _, refs = parts
     out = []
@@ -163,7 +162,7 @@ def actions(state: eng.RoundState, caller: _Caller) -> list[dict[str, Any]]:
         if not caller.acts_for(ref):
             continue
         # A hand's turn asks its controller (the engine's hand actions take no bet id).
-        bet = None if kind == "hand" else ref
+        bet = None if kind == eng.TurnKind.HAND.value else ref
         for action in state.legal_actions(bet):
             out.append(_action(caller, ref, action, state.amount_range(action, bet)))
     return out
