@@ -258,7 +258,7 @@ class TableRulesView(APIView):
         stake 0 and stakes in a window after its first card); the decisions the game can ask
         for; the betting and decision timers and what the server does when they run out.
         Readable by every caller that may read the table."""
-        table = selectors.table_get(pk=pk, table_id=_table_scope(request))
+        table = selectors.table_get(pk=pk, **_seen(request))
         if table.rule_set is None or table.payout_schedule is None:
             raise NotFound(f"Table {table.pk} has no rule set or payout schedule yet.")
         return Response(TableRulesSerializer(rules_view.table_rules(table)).data)
