@@ -350,6 +350,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "casino.api.authentication.ApiKeyAuthentication",
         "casino.api.authentication.DeviceTokenAuthentication",
+        "casino.api.authentication.StaffTokenAuthentication",
         "casino.api.authentication.VerifiedSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
@@ -410,6 +411,8 @@ API_REFUSAL_THROTTLE_RATE = env_str("API_REFUSAL_THROTTLE_RATE", "20/min")
 # rotated key/token and the longest an issuer may choose; a rotation keeps the previous secret
 # valid for the overlap (at most this long) so clients switch without downtime.
 API_KEY_LIFETIME_DAYS = env_int("API_KEY_LIFETIME_DAYS", 365)
+# A staff member's personal API token lives hours, like the console session it is minted from.
+API_STAFF_TOKEN_LIFETIME_HOURS = env_int("API_STAFF_TOKEN_LIFETIME_HOURS", 12)
 API_DEVICE_TOKEN_LIFETIME_DAYS = env_int("API_DEVICE_TOKEN_LIFETIME_DAYS", 90)
 API_ROTATION_OVERLAP_HOURS = env_int("API_ROTATION_OVERLAP_HOURS", 24)
 

@@ -251,13 +251,18 @@ def _player_shown(rnd: Round, operator_id: int | None):
 
 
 def round_public_state(
-    rnd: Round, *, player_id: int | None = None, operator_id: int | None = None
+    rnd: Round,
+    *,
+    player_id: int | None = None,
+    operator_id: int | None = None,
+    state: eng.RoundState | None = None,
 ) -> dict[str, Any]:
     """What the table shows: cards (face-down cards hidden, a box's own player sees its own),
     whose turn, timers, and the caller's legal actions (``player_id``: the player the operator
     asks for). For an operator (``operator_id``), other operators' players are anonymous:
-    their bets and boxes show no player id."""
-    state = round_state(rnd)
+    their bets and boxes show no player id. ``state``: the round's engine state, when the
+    caller has it already."""
+    state = state if state is not None else round_state(rnd)
     shown = _player_shown(rnd, operator_id)
     held = rnd.held_since is not None
     hidden = visibility.dealer_hidden(state)

@@ -264,3 +264,164 @@ class TableCreatedSerializer(serializers.Serializer):
     table = TableOutputSerializer()
     theoretical_rtp = serializers.DecimalField(max_digits=9, decimal_places=6, allow_null=True)
     rtp_method = serializers.CharField()
+
+
+# --- the round as an integrator reads it (tables/round_view.py) -------------------------------
+
+
+class WaitingForSerializer(serializers.Serializer):
+    bet_id = serializers.CharField()
+    player_id = serializers.IntegerField(
+        allow_null=True, help_text="null: another operator's player (anonymous)"
+    )
+    box = serializers.IntegerField()
+    hand_index = serializers.IntegerField()
+
+
+class TurnViewSerializer(TurnSerializer):
+    bets = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="the bets the turn waits for: a hand's turn, its box's controller (bets "
+        "behind follow); a window (insurance, match, staking), every bet still to answer",
+    )
+    waiting_for = WaitingForSerializer(many=True, help_text="the same bets, with their players")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="when the server applies the rule book's default"
+    )
+
+
+class PlayerActionSerializer(LegalActionSerializer):
+    player_id = serializers.IntegerField(allow_null=True)
+
+
+class RoundNextSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=[
+            "bets",
+            "card",
+            "decision",
+            "dealer_decision",
+            "void_decision",
+            "pit",
+            "settlement",
+            "nothing",
+        ],
+        help_text="what the round waits for: bets (betting open), card (the reader or shoe; "
+        "`card` says for which hand and whether it is forced), decision (a player: "
+        "`turn.waiting_for`), dealer_decision (the banker), void_decision (a void request "
+        "holds the round), pit (suspended: resume or void), settlement (the worker is "
+        "settling), nothing (settled or voided)",
+    )
+    card = CardTargetSerializer(allow_null=True)
+    turn = TurnViewSerializer(allow_null=True)
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="betting closes / the decision window ends"
+    )
+
+
+class OutcomeLineSerializer(serializers.Serializer):
+    box = serializers.IntegerField()
+    hand_index = serializers.IntegerField()
+    result = serializers.CharField(
+        help_text="win pontoon five_card_trick even_money lose bust push surrender "
+        "surrender_void rescue obbo_returned insurance_win insurance_lose envy_bonus "
+        "void_returned"
+    )
+    odds = serializers.CharField(help_text="the payout schedule's row (win, pontoon, ...)")
+    stake = serializers.IntegerField()
+    returned = serializers.IntegerField()
+    winnings = serializers.IntegerField()
+    bonus = serializers.IntegerField()
+    bonus_kind = serializers.CharField(allow_blank=True)
+    paid = serializers.IntegerField()
+
+
+class BetOutcomeSerializer(serializers.Serializer):
+    """A bet's outcome as its settlement (or void) posted it to the ledger (minor units of
+    ``currency``)."""
+
+    bet_id = serializers.CharField()
+    player_id = serializers.IntegerField(
+        allow_null=True, help_text="null: another operator's player (anonymous)"
+    )
+    box = serializers.IntegerField()
+    result = serializers.CharField(help_text="the lines' result, or `mixed` when they differ")
+    stake = serializers.IntegerField(help_text="everything the bet had at risk")
+    returned = serializers.IntegerField(help_text="stakes given back")
+    winnings = serializers.IntegerField()
+    bonus = serializers.IntegerField()
+    paid = serializers.IntegerField(help_text="everything credited to the wallet")
+    net = serializers.IntegerField(help_text="paid - stake")
+    currency = serializers.CharField()
+    lines = OutcomeLineSerializer(many=True)
+
+
+class RoundViewSerializer(RoundStateSerializer):
+    """A round as the caller sees it: the table's state, whose turn (bets and players), what
+    the round wants next, the legal actions of every one of the caller's players, and once
+    settled or voided each bet's outcome."""
+
+    turn = TurnViewSerializer(allow_null=True)
+    your_actions = PlayerActionSerializer(
+        many=True,
+        help_text="the legal actions now of each of the caller's players (an operator: all its "
+        "players; `player_id` narrows to one)",
+    )
+    next = RoundNextSerializer()
+    outcomes = BetOutcomeSerializer(
+        many=True, allow_null=True, help_text="null until the round is settled or voided"
+    )
+
+
+class CardPostedNextSerializer(CardPostedSerializer):
+    next = RoundNextSerializer(help_text="what the round wants now that the card is dealt")
+
+
+# --- a table's rules as an operator reads them (tables/rules_view.py) -------------------------
+
+
+class RuleVersionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    version = serializers.IntegerField()
+    label = serializers.CharField(help_text="as tables show it: `<name> v<version>`")
+    document = serializers.DictField(help_text="the engine's JSON document of this version")
+
+
+class StakingSerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(
+        choices=["stake_with_bet", "join_then_stake"],
+        help_text="join_then_stake: bet with stake 0, stake in the staking window",
+    )
+    description = serializers.CharField()
+    currency = serializers.CharField()
+    min_bet = serializers.IntegerField()
+    max_bet = serializers.IntegerField()
+    box_max = serializers.IntegerField(allow_null=True)
+    min_unit = serializers.IntegerField(help_text="smallest partial double or insurance")
+    boxes = serializers.IntegerField()
+    bets_per_box = serializers.IntegerField(help_text="more than 1: bets behind")
+    max_boxes_per_player = serializers.IntegerField()
+
+
+class GameDecisionsSerializer(serializers.Serializer):
+    hand = serializers.ListField(child=serializers.CharField())
+    windows = serializers.ListField(child=serializers.CharField())
+
+
+class TimersSerializer(serializers.Serializer):
+    betting_seconds = serializers.IntegerField()
+    decision_seconds = serializers.IntegerField()
+    on_timeout = serializers.CharField()
+
+
+class TableRulesSerializer(serializers.Serializer):
+    table_id = serializers.IntegerField()
+    game = serializers.CharField(help_text="the rule set's name (a preset or a custom game)")
+    rule_set = RuleVersionSerializer()
+    payout_schedule = RuleVersionSerializer()
+    theoretical_rtp = serializers.DecimalField(max_digits=9, decimal_places=6, allow_null=True)
+    rtp_method = serializers.CharField()
+    staking = StakingSerializer()
+    decisions = GameDecisionsSerializer()
+    timers = TimersSerializer()

@@ -43,9 +43,9 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from casino.api.permissions import request_scope
-from tables import selectors
+from tables import round_view, selectors
 from tables.errors import TooManyStreams
-from tables.serializers import RoundStateSerializer
+from tables.serializers import RoundViewSerializer
 
 logger = logging.getLogger(__name__)
 
@@ -424,7 +424,7 @@ class TableEventsView(APIView):
         start = selectors.round_events_head(table_id=table.pk) or (0, 0)
         rnd = selectors.round_current(table=table)
         # As GET rounds/{id}/ shows it to the caller: other operators' players anonymous.
-        state = None if rnd is None else selectors.round_public_state(rnd, operator_id=operator_id)
-        data = None if state is None else RoundStateSerializer(state).data
+        state = None if rnd is None else round_view.round_view(rnd, operator_id=operator_id)
+        data = None if state is None else RoundViewSerializer(state).data
         body = json.dumps(data, cls=JSONEncoder)
         return start, f"id: {start[0]}-{start[1]}\nevent: snapshot\ndata: {body}\n\n".encode()

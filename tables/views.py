@@ -25,21 +25,22 @@ from casino.api.permissions import request_scope
 from casino.errors import NotFound, ValidationFailed
 from ledger.models import Player
 from ledger.selectors import player_get
-from tables import selectors, services
+from tables import round_view, rules_view, selectors, services
 from tables.errors import BettingClosed
 from tables.models import Casino, PayoutScheduleVersion, Pit, RuleSetVersion, Table
 from tables.serializers import (
     MAX_AMOUNT,
     BetOutputSerializer,
-    CardPostedSerializer,
+    CardPostedNextSerializer,
     DealerAssignmentOutputSerializer,
     PlayedSerializer,
-    RoundStateSerializer,
     RoundSummarySerializer,
+    RoundViewSerializer,
     RoundVoidSerializer,
     ShoeOutputSerializer,
     TableCreatedSerializer,
     TableOutputSerializer,
+    TableRulesSerializer,
     VoidRequestOutputSerializer,
     table_data,
 )
@@ -176,19 +177,19 @@ class TableCurrentRoundView(APIView):
 
     required_permissions = {"GET": VIEW}
 
-    @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundStateSerializer)
+    @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundViewSerializer)
     def get(self, request, pk: int):
         table = selectors.table_get(pk=pk, **_seen(request))
         player = _query_player(request)
         rnd = selectors.round_current(table=table)
         if rnd is None:
             raise NotFound(f"Table {table.pk} has played no round yet.")
-        data = selectors.round_public_state(
+        data = round_view.round_view(
             rnd,
             player_id=player.pk if player else None,
             operator_id=request_scope(request).operator_id,
         )
-        return Response(RoundStateSerializer(data).data)
+        return Response(RoundViewSerializer(data).data)
 
 
 def _status_view(name: str, doc: str):
@@ -239,11 +240,28 @@ class TableLimitsView(APIView):
 
 
 class TableRulesView(APIView):
-    """Activate a rule-set and payout-schedule version pair from the next round; the answer
-    shows the pair's theoretical RTP."""
+    """GET: the table's rules as an operator needs them. POST: the pit activates a rule-set
+    and payout-schedule version pair from the next round."""
 
-    required_permissions = {"POST": OPERATE}
+    required_permissions = {"GET": VIEW, "POST": OPERATE}
     write_scope = Scope.PIT
+
+    @extend_schema(
+        summary="The table's rules: documents, payouts, RTP, how to stake, timers",
+        responses=TableRulesSerializer,
+    )
+    def get(self, request, pk: int):
+        """The rule-set and payout-schedule versions the table's next round pins, with their
+        documents (the engine's JSON, immutable once used); the pair's theoretical RTP (the
+        stored figure, else the shipped preset figure, else null); how a bet is staked in this
+        game (`staking.mode`: `stake_with_bet`, or `join_then_stake` where a box joins with
+        stake 0 and stakes in a window after its first card); the decisions the game can ask
+        for; the betting and decision timers and what the server does when they run out.
+        Readable by every caller that may read the table."""
+        table = selectors.table_get(pk=pk, **_seen(request))
+        if table.rule_set is None or table.payout_schedule is None:
+            raise NotFound(f"Table {table.pk} has no rule set or payout schedule yet.")
+        return Response(TableRulesSerializer(rules_view.table_rules(table)).data)
 
     class InputSerializer(serializers.Serializer):
         rule_set_id = IdField()
@@ -254,8 +272,14 @@ class TableRulesView(APIView):
         theoretical_rtp = serializers.DecimalField(max_digits=9, decimal_places=6, allow_null=True)
         rtp_method = serializers.CharField()
 
-    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    @extend_schema(
+        summary="Activate a rule-set and payout-schedule pair from the next round",
+        request=InputSerializer,
+        responses=OutputSerializer,
+    )
     def post(self, request, pk: int):
+        """The answer shows the pair's theoretical RTP (pending while the game maths computes
+        it)."""
         data = validated(self.InputSerializer, request)
         table = selectors.table_get(pk=pk)
         rule_set = RuleSetVersion.objects.filter(pk=data["rule_set_id"]).first()
@@ -333,18 +357,34 @@ class TableShoesView(APIView):
 
 
 class RoundDetailView(APIView):
+    """A round as the caller sees it.
+
+    The cards as the table shows them (an operator also sees its own players' face-down
+    cards), whose turn it is and which bets and players it waits for (`turn.waiting_for`;
+    other operators' players are anonymous: their bets carry no `player_id`), what the round
+    wants next (`next`: bets, a card and for which hand, forced or not, a decision, the
+    banker, the pit, settlement), the legal actions now of every one of the caller's players
+    (`your_actions`; `player_id` narrows them to one), and once the round is settled or voided
+    each bet's outcome as the ledger posted it (`outcomes`: result, stake, returned, winnings,
+    bonus, paid, net, currency). An operator's key sees its own players; casino staff see
+    every player; a dealer device none."""
+
     required_permissions = {"GET": VIEW}
 
-    @extend_schema(parameters=[PLAYER_PARAMETER], responses=RoundStateSerializer)
+    @extend_schema(
+        summary="A round: whose turn, what it wants next, your actions and outcomes",
+        parameters=[PLAYER_PARAMETER],
+        responses=RoundViewSerializer,
+    )
     def get(self, request, pk: int):
         rnd = selectors.round_get(pk=pk, **_seen(request))
         player = _query_player(request)
-        data = selectors.round_public_state(
+        data = round_view.round_view(
             rnd,
             player_id=player.pk if player else None,
             operator_id=request_scope(request).operator_id,
         )
-        return Response(RoundStateSerializer(data).data)
+        return Response(RoundViewSerializer(data).data)
 
 
 class RoundCloseBettingView(APIView):
@@ -446,8 +486,10 @@ class RoundDecisionsView(APIView):
 
 
 class RoundCardsView(APIView):
-    """The card reader posts the next card; the answer says which hand it went to. An
-    impossible card or a count mismatch suspends the round (409 ``round-suspended``)."""
+    """The card reader posts the next card; the answer says which hand it went to (`target`,
+    `forced` for a card the rules deal without a decision) and what the round wants next
+    (`next`: another card and for which hand, a decision and whose, the banker, settlement).
+    An impossible card or a count mismatch suspends the round (409 ``round-suspended``)."""
 
     required_permissions = {"POST": DEAL}
     write_scope = Scope.PIT
@@ -456,7 +498,11 @@ class RoundCardsView(APIView):
         card = serializers.CharField(max_length=3)
         shoe_position = JsonIntegerField(min_value=1, max_value=100_000, required=False)
 
-    @extend_schema(request=InputSerializer, responses=CardPostedSerializer)
+    @extend_schema(
+        summary="Post the next card; the answer says where it went and what comes next",
+        request=InputSerializer,
+        responses=CardPostedNextSerializer,
+    )
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
         posted = services.card_post(
@@ -466,7 +512,14 @@ class RoundCardsView(APIView):
             shoe_position=data.get("shoe_position"),
             table_id=_table_scope(request),
         )
-        return Response(CardPostedSerializer(posted).data)
+        rnd = selectors.round_get(pk=posted.round.pk)
+        body = {
+            "round": rnd,
+            "card": posted.card,
+            "target": posted.target,
+            "next": round_view.round_next(rnd, operator_id=request_scope(request).operator_id),
+        }
+        return Response(CardPostedNextSerializer(body).data)
 
 
 class RoundDealerDecisionView(APIView):

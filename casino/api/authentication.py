@@ -21,7 +21,7 @@ from casino.api.credentials import (
     credential_matches,
     credential_split,
 )
-from casino.api.models import ApiKey, DeviceToken
+from casino.api.models import ApiKey, DeviceToken, StaffToken
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
 from casino.api.throttling import credential_refusal_count
 from casino.rows import model_first, model_select_sql
@@ -138,6 +138,44 @@ class DeviceTokenAuthentication(_BearerCredentialAuthentication):
     kind = "dt"
     model = DeviceToken
     principal = DevicePrincipal
+
+
+def _token_owner(token: StaffToken):
+    return token.user
+
+
+class StaffTokenAuthentication(_BearerCredentialAuthentication):
+    """A staff member's personal token: the request acts as its owner (the owner is who
+    four-eyes rules compare), narrowed to the token's role (``RolePermission``) and scopes.
+    Refused (401, audited) as any credential, and also once the owner is deactivated or no
+    longer holds the token's role."""
+
+    kind = "st"
+    model = StaffToken
+    principal = staticmethod(_token_owner)
+
+    def _refusal(self, raw, credential, now, address, owner_inactive=False):
+        refusal = super()._refusal(raw, credential, now, address, owner_inactive)
+        if refusal is not None:
+            return refusal
+        user = credential.user
+        if not user.is_active or not user.groups.filter(name=credential.role).exists():
+            return "role_withdrawn", exceptions.AuthenticationFailed(
+                f"This token's owner no longer holds the role {credential.role!r}."
+            )
+        return None
+
+
+class StaffTokenScheme(OpenApiAuthenticationExtension):
+    target_class = StaffTokenAuthentication
+    name = "staffToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A staff member's personal token (st_…), one role, for hours",
+        }
 
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):

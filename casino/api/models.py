@@ -102,3 +102,21 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.key}"
+
+
+class StaffToken(Credential):
+    """A staff member's personal API token (``Bearer st_…``): it acts as its owner, with one of
+    the owner's roles only (and only while the owner is active and still holds that role), for
+    hours (``API_STAFF_TOKEN_LIFETIME_HOURS`` at most). Minted from a console session that
+    passed the second factor, never from another credential (``casino/api/staff_tokens.py``).
+    Four-eyes rules see the owner: one person's two tokens are still one person."""
+
+    user = models.ForeignKey("auth.User", on_delete=models.PROTECT, related_name="staff_tokens")
+    role = models.CharField(max_length=60)
+
+    class Meta:
+        ordering = ["id"]
+        permissions = [("own_stafftoken", "Can hold personal staff API tokens")]
+
+    def __str__(self) -> str:
+        return f"{self.label} of {self.user_id} as {self.role} ({self.prefix}…)"

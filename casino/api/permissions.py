@@ -32,11 +32,24 @@ class RolePermission(BasePermission):
             needed = (needed,)
         if not (getattr(user, "is_superuser", False) or user.has_perms(needed)):
             return False
+        if not _token_role_allows(request.auth, needed):
+            return False
         if request_scope(request).operator_inactive:
             raise PermissionDenied(
                 "The operator you act for is deactivated: every operation is refused."
             )
         return True
+
+
+def _token_role_allows(credential, needed) -> bool:
+    """A staff token acts with its one role, whatever else its owner may do."""
+    from casino.api.models import StaffToken
+
+    if not isinstance(credential, StaffToken):
+        return True
+    from casino.api.roles import role_permissions
+
+    return set(needed) <= role_permissions(credential.role)
 
 
 class RequestScope:

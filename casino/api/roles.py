@@ -72,6 +72,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "ledger.add_correction",
         "audit.add_disputecase",
         "audit.work_dispute",
+        "api.own_stafftoken",
     ],
     FLOOR_SUPERVISOR: [
         *_VIEW_ALL,
@@ -104,15 +105,18 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "audit.add_disputecase",
         "audit.work_dispute",
         "audit.resolve_dispute",
+        "api.own_stafftoken",
     ],
-    DEALER: ["tables.view_table", "tables.view_round", "tables.deal_round"],
+    DEALER: ["tables.view_table", "tables.view_round", "tables.deal_round", "api.own_stafftoken"],
     OPERATOR_STAFF: [
         "ledger.view_player",
         "ledger.view_account",
         "ledger.view_transaction",
         "ledger.view_operatorevent",
+        "api.own_stafftoken",
     ],
-    # The auditor sees everything, staff accounts and roles included, and changes nothing.
+    # The auditor sees everything, staff accounts and roles included, and changes nothing
+    # (not even a personal API token of its own: it works from the console).
     AUDITOR: [*_VIEW_ALL, "auth.view_user", "auth.view_group"],
     OPERATOR_INTEGRATION: [
         "ledger.view_player",

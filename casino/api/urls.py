@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from casino.api import views
+from casino.api import staff_token_views, views
 
 urlpatterns = [
     path("health/", views.HealthView.as_view(), name="health"),
@@ -20,5 +20,15 @@ urlpatterns = [
         "device-tokens/<int:pk>/revoke/",
         views.DeviceTokenRevokeView.as_view(),
         name="device-token-revoke",
+    ),
+    path(
+        "staff-tokens/",
+        staff_token_views.StaffTokenListCreateView.as_view(),
+        name="staff-token-list",
+    ),
+    path(
+        "staff-tokens/<int:pk>/revoke/",
+        staff_token_views.StaffTokenRevokeView.as_view(),
+        name="staff-token-revoke",
     ),
 ]

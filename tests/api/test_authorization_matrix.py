@@ -40,6 +40,7 @@ from audit.models import AuditEvent
 from casino.actors import Actor
 from casino.api import roles
 from casino.api.services import api_key_issue, device_token_issue
+from casino.api.staff_tokens import staff_token_issue
 from casino.console.models import OperatorStaff
 from ledger import services as ledger
 from ledger.models import OperatorEvent
@@ -92,6 +93,8 @@ PIT = {roles.PIT_BOSS, roles.FLOOR_SUPERVISOR}
 DEALERS = {roles.DEALER, "device_X"}
 EVERYONE = set(PRINCIPALS)
 STAFF_AND_CREDENTIALS = EVERYONE - {"anonymous"}
+# Who may hold personal staff API tokens (the auditor changes nothing, not even that).
+STAFF = {roles.PIT_BOSS, roles.FLOOR_SUPERVISOR, roles.DEALER} | OPERATOR_STAFF | {"staff_unlinked"}
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,16 @@ OPERATIONS: dict[tuple[str, str], Op] = {
         url=lambda w, t: {"pk": w.device["X"].pk},
         body=lambda w, t: {"reason": "matrix"},
     ),
+    # Staff API tokens: a staff member lists its own (nothing of anyone else's) and mints
+    # one from its verified session for a role it holds (here pit_boss); only the owner (the
+    # pit boss's session) revokes it.
+    ("staff-token-list", "GET"): Op("casino", STAFF, listing=True),
+    ("staff-token-list", "POST"): Op(
+        "casino", {roles.PIT_BOSS}, body=lambda w, t: {"label": "matrix", "role": roles.PIT_BOSS}
+    ),
+    ("staff-token-revoke", "POST"): Op(
+        "casino", {roles.PIT_BOSS}, url=lambda w, t: {"pk": w.staff_token.pk}
+    ),
     ("schema", "GET"): Op("casino", EVERYONE, public=True),
     ("docs", "GET"): Op("casino", EVERYONE, public=True),
     # --- tables
@@ -197,6 +210,7 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ("table-limits", "POST"): Op(
         "table", PIT, url=_pk("table"), body=lambda w, t: {"min_bet": 100, "max_bet": 5_000}
     ),
+    ("table-rules", "GET"): Op("table", TABLE_READERS, url=_pk("table")),
     ("table-rules", "POST"): Op(
         "table",
         PIT,
@@ -425,6 +439,7 @@ class World:
     correction: object = None
     case: object = None
     audit_event: object = None
+    staff_token: object = None
 
 
 def _world() -> World:
@@ -460,7 +475,12 @@ def _world() -> World:
             tables.bet_place(actor=ACTOR, round_id=rnd.pk, player=w.player[o], box=box, stake=100)
         w.markers[t] = [f"matrix-table-{t}"]
     for role in (roles.PIT_BOSS, roles.FLOOR_SUPERVISOR, roles.DEALER, roles.AUDITOR):
-        w.clients[role] = _session(w.dealer if role == roles.DEALER else UserFactory(roles=[role]))
+        user = w.dealer if role == roles.DEALER else UserFactory(roles=[role])
+        w.clients[role] = _session(user)
+        if role == roles.PIT_BOSS:
+            w.staff_token, _ = staff_token_issue(
+                actor=ACTOR, user=user, role=role, label="matrix-token"
+            )
     w.clients["staff_unlinked"] = _session(UserFactory(roles=[roles.OPERATOR_STAFF]))
     w.clients["anonymous"] = APIClient()
     requester = UserFactory(roles=[roles.PIT_BOSS])

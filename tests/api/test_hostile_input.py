@@ -147,6 +147,11 @@ class World:
         self.deposit = self.wallet.legs.first().transaction
         self.operator_event = OperatorEvent.objects.filter(operator=self.operator).first()
         self.staff = UserFactory(roles=[roles.PIT_BOSS])
+        from casino.api.staff_tokens import staff_token_issue
+
+        self.staff_token, _ = staff_token_issue(
+            actor=ACTOR, user=self.staff, role=roles.PIT_BOSS, label="spare"
+        )
         self.correction = ledger_services.correction_request(
             actor=ACTOR, user=self.staff, original=self.deposit, reason="r", replacement_legs=[]
         )
@@ -171,6 +176,7 @@ class World:
         return {
             "api-keys": self.spare_key.pk,
             "device-tokens": self.spare_token.pk,
+            "staff-tokens": self.staff_token.pk,
             "audit/disputes": self.dispute.pk,
             "audit/events": self.event.pk,
             "audit/rounds": self.round.pk,

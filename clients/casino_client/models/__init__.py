@@ -12,10 +12,12 @@ from .audit_event_detail_output import AuditEventDetailOutput
 from .audit_event_output import AuditEventOutput
 from .audit_reports_retrieve_grouping import AuditReportsRetrieveGrouping
 from .audit_reports_retrieve_kind import AuditReportsRetrieveKind
+from .bet_outcome import BetOutcome
 from .bet_output import BetOutput
 from .bet_state import BetState
 from .box_state import BoxState
-from .card_posted import CardPosted
+from .card_posted_next import CardPostedNext
+from .card_source_dad_enum import CardSourceDadEnum
 from .card_target import CardTarget
 from .circuit_enum import CircuitEnum
 from .correction_list_create_input_request import CorrectionListCreateInputRequest
@@ -41,6 +43,7 @@ from .dispute_output_status_enum import DisputeOutputStatusEnum
 from .dispute_resolve_input_request import DisputeResolveInputRequest
 from .evidence_input_request import EvidenceInputRequest
 from .funds_moved_output import FundsMovedOutput
+from .game_decisions import GameDecisions
 from .hand_state import HandState
 from .hand_state_stakes import HandStateStakes
 from .head import Head
@@ -54,12 +57,13 @@ from .health_output_status_enum import HealthOutputStatusEnum
 from .house_account_list_output import HouseAccountListOutput
 from .leg_kind_enum import LegKindEnum
 from .leg_output import LegOutput
-from .legal_action import LegalAction
 from .me_output import MeOutput
+from .mode_enum import ModeEnum
 from .operator_event_output import OperatorEventOutput
 from .operator_webhook_input_request import OperatorWebhookInputRequest
 from .operator_webhook_output import OperatorWebhookOutput
 from .outcome_enum import OutcomeEnum
+from .outcome_line import OutcomeLine
 from .own_webhook import OwnWebhook
 from .own_webhook_input_request import OwnWebhookInputRequest
 from .paginated_api_key_output_list import PaginatedApiKeyOutputList
@@ -69,12 +73,14 @@ from .paginated_device_token_output_list import PaginatedDeviceTokenOutputList
 from .paginated_dispute_output_list import PaginatedDisputeOutputList
 from .paginated_operator_event_output_list import PaginatedOperatorEventOutputList
 from .paginated_player_output_list import PaginatedPlayerOutputList
+from .paginated_staff_token_output_list import PaginatedStaffTokenOutputList
 from .paginated_table_output_list import PaginatedTableOutputList
 from .paginated_transaction_output_list import PaginatedTransactionOutputList
 from .paginated_wallet_output_list import PaginatedWalletOutputList
 from .phase_enum import PhaseEnum
 from .played import Played
 from .played_event import PlayedEvent
+from .player_action import PlayerAction
 from .player_list_create_input_request import PlayerListCreateInputRequest
 from .player_output import PlayerOutput
 from .problem import Problem
@@ -98,6 +104,8 @@ from .round_bets_input_request import RoundBetsInputRequest
 from .round_cards_input_request import RoundCardsInputRequest
 from .round_dealer_decision_input_request import RoundDealerDecisionInputRequest
 from .round_decisions_input_request import RoundDecisionsInputRequest
+from .round_next import RoundNext
+from .round_next_kind_enum import RoundNextKindEnum
 from .round_replay_output import RoundReplayOutput
 from .round_replay_output_dealer import RoundReplayOutputDealer
 from .round_replay_output_hands_item import RoundReplayOutputHandsItem
@@ -108,16 +116,22 @@ from .round_replay_output_shoes_item import RoundReplayOutputShoesItem
 from .round_replay_output_status_enum import RoundReplayOutputStatusEnum
 from .round_replay_output_steps_item import RoundReplayOutputStepsItem
 from .round_resume_input_request import RoundResumeInputRequest
-from .round_state import RoundState
 from .round_summary import RoundSummary
+from .round_view import RoundView
 from .round_void import RoundVoid
 from .round_void_request_input_request import RoundVoidRequestInputRequest
+from .rule_version import RuleVersion
+from .rule_version_document import RuleVersionDocument
 from .scopes_enum import ScopesEnum
 from .seal_ref import SealRef
 from .shoe_output import ShoeOutput
+from .staff_token_created import StaffTokenCreated
+from .staff_token_list_create_input_request import StaffTokenListCreateInputRequest
+from .staff_token_output import StaffTokenOutput
+from .staff_token_revoke_input_request import StaffTokenRevokeInputRequest
+from .staking import Staking
 from .table_accounting_output import TableAccountingOutput
 from .table_clone_input_request import TableCloneInputRequest
-from .table_create_input_card_source_enum import TableCreateInputCardSourceEnum
 from .table_create_input_request import TableCreateInputRequest
 from .table_created import TableCreated
 from .table_dealer_input_request import TableDealerInputRequest
@@ -125,13 +139,16 @@ from .table_limits_input_request import TableLimitsInputRequest
 from .table_output import TableOutput
 from .table_output_card_source_enum import TableOutputCardSourceEnum
 from .table_output_status_enum import TableOutputStatusEnum
+from .table_rules import TableRules
 from .table_rules_input_request import TableRulesInputRequest
 from .table_rules_output import TableRulesOutput
+from .table_setup_input_request import TableSetupInputRequest
 from .table_shoes_input_request import TableShoesInputRequest
 from .tables_events_retrieve_format import TablesEventsRetrieveFormat
+from .timers import Timers
 from .transaction_output import TransactionOutput
 from .transactions_list_kind import TransactionsListKind
-from .turn import Turn
+from .turn_view import TurnView
 from .verification_status_output import VerificationStatusOutput
 from .verification_status_output_last_verification_type_0 import (
     VerificationStatusOutputLastVerificationType0,
@@ -142,6 +159,7 @@ from .void_preview_line import VoidPreviewLine
 from .void_request_output import VoidRequestOutput
 from .void_request_state import VoidRequestState
 from .void_request_status_enum import VoidRequestStatusEnum
+from .waiting_for import WaitingFor
 from .wallet_balance_output import WalletBalanceOutput
 from .wallet_list_create_input_request import WalletListCreateInputRequest
 from .wallet_output import WalletOutput
@@ -159,10 +177,12 @@ __all__ = (
     "AuditEventOutput",
     "AuditReportsRetrieveGrouping",
     "AuditReportsRetrieveKind",
+    "BetOutcome",
     "BetOutput",
     "BetState",
     "BoxState",
-    "CardPosted",
+    "CardPostedNext",
+    "CardSourceDadEnum",
     "CardTarget",
     "CircuitEnum",
     "CorrectionListCreateInputRequest",
@@ -188,6 +208,7 @@ __all__ = (
     "DisputeResolveInputRequest",
     "EvidenceInputRequest",
     "FundsMovedOutput",
+    "GameDecisions",
     "HandState",
     "HandStateStakes",
     "Head",
@@ -201,12 +222,13 @@ __all__ = (
     "HouseAccountListOutput",
     "LegKindEnum",
     "LegOutput",
-    "LegalAction",
     "MeOutput",
+    "ModeEnum",
     "OperatorEventOutput",
     "OperatorWebhookInputRequest",
     "OperatorWebhookOutput",
     "OutcomeEnum",
+    "OutcomeLine",
     "OwnWebhook",
     "OwnWebhookInputRequest",
     "PaginatedApiKeyOutputList",
@@ -216,12 +238,14 @@ __all__ = (
     "PaginatedDisputeOutputList",
     "PaginatedOperatorEventOutputList",
     "PaginatedPlayerOutputList",
+    "PaginatedStaffTokenOutputList",
     "PaginatedTableOutputList",
     "PaginatedTransactionOutputList",
     "PaginatedWalletOutputList",
     "PhaseEnum",
     "Played",
     "PlayedEvent",
+    "PlayerAction",
     "PlayerListCreateInputRequest",
     "PlayerOutput",
     "Problem",
@@ -245,6 +269,8 @@ __all__ = (
     "RoundCardsInputRequest",
     "RoundDealerDecisionInputRequest",
     "RoundDecisionsInputRequest",
+    "RoundNext",
+    "RoundNextKindEnum",
     "RoundReplayOutput",
     "RoundReplayOutputDealer",
     "RoundReplayOutputHandsItem",
@@ -255,16 +281,22 @@ __all__ = (
     "RoundReplayOutputStatusEnum",
     "RoundReplayOutputStepsItem",
     "RoundResumeInputRequest",
-    "RoundState",
     "RoundSummary",
+    "RoundView",
     "RoundVoid",
     "RoundVoidRequestInputRequest",
+    "RuleVersion",
+    "RuleVersionDocument",
     "ScopesEnum",
     "SealRef",
     "ShoeOutput",
+    "StaffTokenCreated",
+    "StaffTokenListCreateInputRequest",
+    "StaffTokenOutput",
+    "StaffTokenRevokeInputRequest",
+    "Staking",
     "TableAccountingOutput",
     "TableCloneInputRequest",
-    "TableCreateInputCardSourceEnum",
     "TableCreateInputRequest",
     "TableCreated",
     "TableDealerInputRequest",
@@ -272,13 +304,16 @@ __all__ = (
     "TableOutput",
     "TableOutputCardSourceEnum",
     "TableOutputStatusEnum",
+    "TableRules",
     "TableRulesInputRequest",
     "TableRulesOutput",
+    "TableSetupInputRequest",
     "TableShoesInputRequest",
     "TablesEventsRetrieveFormat",
+    "Timers",
     "TransactionOutput",
     "TransactionsListKind",
-    "Turn",
+    "TurnView",
     "VerificationStatusOutput",
     "VerificationStatusOutputLastVerificationType0",
     "VoidDecisionInputRequest",
@@ -287,6 +322,7 @@ __all__ = (
     "VoidRequestOutput",
     "VoidRequestState",
     "VoidRequestStatusEnum",
+    "WaitingFor",
     "WalletBalanceOutput",
     "WalletListCreateInputRequest",
     "WalletOutput",

@@ -6,7 +6,7 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.table_create_input_card_source_enum import TableCreateInputCardSourceEnum
+from ..models.card_source_dad_enum import CardSourceDadEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="TableCreateInputRequest")
@@ -23,7 +23,7 @@ class TableCreateInputRequest:
         rule_set_id (int):
         betting_seconds (int | Unset):
         box_max (int | None | Unset):
-        card_source (TableCreateInputCardSourceEnum | Unset): * `server_shoe` - Server shoe (CSPRNG)
+        card_source (CardSourceDadEnum | Unset): * `server_shoe` - Server shoe (CSPRNG)
             * `card_reader` - Dealer's card reader
         currency (str | Unset):
         decision_seconds (int | Unset):
@@ -40,7 +40,7 @@ class TableCreateInputRequest:
     rule_set_id: int
     betting_seconds: int | Unset = UNSET
     box_max: int | None | Unset = UNSET
-    card_source: TableCreateInputCardSourceEnum | Unset = UNSET
+    card_source: CardSourceDadEnum | Unset = UNSET
     currency: str | Unset = UNSET
     decision_seconds: int | Unset = UNSET
     max_bet: int | Unset = UNSET
@@ -141,11 +141,11 @@ class TableCreateInputRequest:
         box_max = _parse_box_max(d.pop("box_max", UNSET))
 
         _card_source = d.pop("card_source", UNSET)
-        card_source: TableCreateInputCardSourceEnum | Unset
+        card_source: CardSourceDadEnum | Unset
         if isinstance(_card_source, Unset):
             card_source = UNSET
         else:
-            card_source = TableCreateInputCardSourceEnum(_card_source)
+            card_source = CardSourceDadEnum(_card_source)
 
         currency = d.pop("currency", UNSET)
 

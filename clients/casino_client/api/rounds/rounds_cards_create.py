@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.card_posted import CardPosted
+from ...models.card_posted_next import CardPostedNext
 from ...models.problem import Problem
 from ...models.round_cards_input_request import RoundCardsInputRequest
 from ...types import Response
@@ -36,9 +36,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> CardPosted | Problem | None:
+) -> CardPostedNext | Problem | None:
     if response.status_code == 200:
-        response_200 = CardPosted.from_dict(response.json())
+        response_200 = CardPostedNext.from_dict(response.json())
 
         return response_200
 
@@ -95,7 +95,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[CardPosted | Problem]:
+) -> Response[CardPostedNext | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,11 +109,13 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: RoundCardsInputRequest,
-) -> Response[CardPosted | Problem]:
-    """The card reader posts the next card; the answer says which hand it went to
+) -> Response[CardPostedNext | Problem]:
+    """Post the next card; the answer says where it went and what comes next
 
-     The card reader posts the next card; the answer says which hand it went to. An
-    impossible card or a count mismatch suspends the round (409 ``round-suspended``).
+     The card reader posts the next card; the answer says which hand it went to (`target`,
+    `forced` for a card the rules deal without a decision) and what the round wants next
+    (`next`: another card and for which hand, a decision and whose, the banker, settlement).
+    An impossible card or a count mismatch suspends the round (409 ``round-suspended``).
 
     **Allowed roles:** `dealer`, `dealer_device` (a device token). **Credential scope:** `pit` (staff
     sessions need none).
@@ -127,7 +129,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CardPosted | Problem]
+        Response[CardPostedNext | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -147,11 +149,13 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: RoundCardsInputRequest,
-) -> CardPosted | Problem | None:
-    """The card reader posts the next card; the answer says which hand it went to
+) -> CardPostedNext | Problem | None:
+    """Post the next card; the answer says where it went and what comes next
 
-     The card reader posts the next card; the answer says which hand it went to. An
-    impossible card or a count mismatch suspends the round (409 ``round-suspended``).
+     The card reader posts the next card; the answer says which hand it went to (`target`,
+    `forced` for a card the rules deal without a decision) and what the round wants next
+    (`next`: another card and for which hand, a decision and whose, the banker, settlement).
+    An impossible card or a count mismatch suspends the round (409 ``round-suspended``).
 
     **Allowed roles:** `dealer`, `dealer_device` (a device token). **Credential scope:** `pit` (staff
     sessions need none).
@@ -165,7 +169,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CardPosted | Problem
+        CardPostedNext | Problem
     """
 
     return sync_detailed(
@@ -180,11 +184,13 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: RoundCardsInputRequest,
-) -> Response[CardPosted | Problem]:
-    """The card reader posts the next card; the answer says which hand it went to
+) -> Response[CardPostedNext | Problem]:
+    """Post the next card; the answer says where it went and what comes next
 
-     The card reader posts the next card; the answer says which hand it went to. An
-    impossible card or a count mismatch suspends the round (409 ``round-suspended``).
+     The card reader posts the next card; the answer says which hand it went to (`target`,
+    `forced` for a card the rules deal without a decision) and what the round wants next
+    (`next`: another card and for which hand, a decision and whose, the banker, settlement).
+    An impossible card or a count mismatch suspends the round (409 ``round-suspended``).
 
     **Allowed roles:** `dealer`, `dealer_device` (a device token). **Credential scope:** `pit` (staff
     sessions need none).
@@ -198,7 +204,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CardPosted | Problem]
+        Response[CardPostedNext | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -216,11 +222,13 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: RoundCardsInputRequest,
-) -> CardPosted | Problem | None:
-    """The card reader posts the next card; the answer says which hand it went to
+) -> CardPostedNext | Problem | None:
+    """Post the next card; the answer says where it went and what comes next
 
-     The card reader posts the next card; the answer says which hand it went to. An
-    impossible card or a count mismatch suspends the round (409 ``round-suspended``).
+     The card reader posts the next card; the answer says which hand it went to (`target`,
+    `forced` for a card the rules deal without a decision) and what the round wants next
+    (`next`: another card and for which hand, a decision and whose, the banker, settlement).
+    An impossible card or a count mismatch suspends the round (409 ``round-suspended``).
 
     **Allowed roles:** `dealer`, `dealer_device` (a device token). **Credential scope:** `pit` (staff
     sessions need none).
@@ -234,7 +242,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CardPosted | Problem
+        CardPostedNext | Problem
     """
 
     return (

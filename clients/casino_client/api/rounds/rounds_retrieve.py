@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.round_state import RoundState
+from ...models.round_view import RoundView
 from ...types import UNSET, Response, Unset
 
 
@@ -36,9 +36,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Problem | RoundState | None:
+) -> Problem | RoundView | None:
     if response.status_code == 200:
-        response_200 = RoundState.from_dict(response.json())
+        response_200 = RoundView.from_dict(response.json())
 
         return response_200
 
@@ -80,7 +80,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Problem | RoundState]:
+) -> Response[Problem | RoundView]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,10 +94,22 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     player_id: int | Unset = UNSET,
-) -> Response[Problem | RoundState]:
-    """Get round
+) -> Response[Problem | RoundView]:
+    """A round: whose turn, what it wants next, your actions and outcomes
 
-     **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
+     A round as the caller sees it.
+
+    The cards as the table shows them (an operator also sees its own players' face-down
+    cards), whose turn it is and which bets and players it waits for (`turn.waiting_for`;
+    other operators' players are anonymous: their bets carry no `player_id`), what the round
+    wants next (`next`: bets, a card and for which hand, forced or not, a decision, the
+    banker, the pit, settlement), the legal actions now of every one of the caller's players
+    (`your_actions`; `player_id` narrows them to one), and once the round is settled or voided
+    each bet's outcome as the ledger posted it (`outcomes`: result, stake, returned, winnings,
+    bonus, paid, net, currency). An operator's key sees its own players; casino staff see
+    every player; a dealer device none.
+
+    **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
     operator's API key), `dealer_device` (a device token). **Credential scope:** `read` (staff sessions
     need none).
 
@@ -110,7 +122,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | RoundState]
+        Response[Problem | RoundView]
     """
 
     kwargs = _get_kwargs(
@@ -130,10 +142,22 @@ def sync(
     *,
     client: AuthenticatedClient,
     player_id: int | Unset = UNSET,
-) -> Problem | RoundState | None:
-    """Get round
+) -> Problem | RoundView | None:
+    """A round: whose turn, what it wants next, your actions and outcomes
 
-     **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
+     A round as the caller sees it.
+
+    The cards as the table shows them (an operator also sees its own players' face-down
+    cards), whose turn it is and which bets and players it waits for (`turn.waiting_for`;
+    other operators' players are anonymous: their bets carry no `player_id`), what the round
+    wants next (`next`: bets, a card and for which hand, forced or not, a decision, the
+    banker, the pit, settlement), the legal actions now of every one of the caller's players
+    (`your_actions`; `player_id` narrows them to one), and once the round is settled or voided
+    each bet's outcome as the ledger posted it (`outcomes`: result, stake, returned, winnings,
+    bonus, paid, net, currency). An operator's key sees its own players; casino staff see
+    every player; a dealer device none.
+
+    **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
     operator's API key), `dealer_device` (a device token). **Credential scope:** `read` (staff sessions
     need none).
 
@@ -146,7 +170,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | RoundState
+        Problem | RoundView
     """
 
     return sync_detailed(
@@ -161,10 +185,22 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     player_id: int | Unset = UNSET,
-) -> Response[Problem | RoundState]:
-    """Get round
+) -> Response[Problem | RoundView]:
+    """A round: whose turn, what it wants next, your actions and outcomes
 
-     **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
+     A round as the caller sees it.
+
+    The cards as the table shows them (an operator also sees its own players' face-down
+    cards), whose turn it is and which bets and players it waits for (`turn.waiting_for`;
+    other operators' players are anonymous: their bets carry no `player_id`), what the round
+    wants next (`next`: bets, a card and for which hand, forced or not, a decision, the
+    banker, the pit, settlement), the legal actions now of every one of the caller's players
+    (`your_actions`; `player_id` narrows them to one), and once the round is settled or voided
+    each bet's outcome as the ledger posted it (`outcomes`: result, stake, returned, winnings,
+    bonus, paid, net, currency). An operator's key sees its own players; casino staff see
+    every player; a dealer device none.
+
+    **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
     operator's API key), `dealer_device` (a device token). **Credential scope:** `read` (staff sessions
     need none).
 
@@ -177,7 +213,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | RoundState]
+        Response[Problem | RoundView]
     """
 
     kwargs = _get_kwargs(
@@ -195,10 +231,22 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     player_id: int | Unset = UNSET,
-) -> Problem | RoundState | None:
-    """Get round
+) -> Problem | RoundView | None:
+    """A round: whose turn, what it wants next, your actions and outcomes
 
-     **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
+     A round as the caller sees it.
+
+    The cards as the table shows them (an operator also sees its own players' face-down
+    cards), whose turn it is and which bets and players it waits for (`turn.waiting_for`;
+    other operators' players are anonymous: their bets carry no `player_id`), what the round
+    wants next (`next`: bets, a card and for which hand, forced or not, a decision, the
+    banker, the pit, settlement), the legal actions now of every one of the caller's players
+    (`your_actions`; `player_id` narrows them to one), and once the round is settled or voided
+    each bet's outcome as the ledger posted it (`outcomes`: result, stake, returned, winnings,
+    bonus, paid, net, currency). An operator's key sees its own players; casino staff see
+    every player; a dealer device none.
+
+    **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
     operator's API key), `dealer_device` (a device token). **Credential scope:** `read` (staff sessions
     need none).
 
@@ -211,7 +259,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | RoundState
+        Problem | RoundView
     """
 
     return (

@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.round_state import RoundState
+from ...models.round_view import RoundView
 from ...types import UNSET, Response, Unset
 
 
@@ -36,9 +36,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Problem | RoundState | None:
+) -> Problem | RoundView | None:
     if response.status_code == 200:
-        response_200 = RoundState.from_dict(response.json())
+        response_200 = RoundView.from_dict(response.json())
 
         return response_200
 
@@ -80,7 +80,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Problem | RoundState]:
+) -> Response[Problem | RoundView]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +94,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     player_id: int | Unset = UNSET,
-) -> Response[Problem | RoundState]:
+) -> Response[Problem | RoundView]:
     """Table: round
 
      The table's current round as the table shows it; ``player_id`` adds that player's
@@ -113,7 +113,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | RoundState]
+        Response[Problem | RoundView]
     """
 
     kwargs = _get_kwargs(
@@ -133,7 +133,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     player_id: int | Unset = UNSET,
-) -> Problem | RoundState | None:
+) -> Problem | RoundView | None:
     """Table: round
 
      The table's current round as the table shows it; ``player_id`` adds that player's
@@ -152,7 +152,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | RoundState
+        Problem | RoundView
     """
 
     return sync_detailed(
@@ -167,7 +167,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     player_id: int | Unset = UNSET,
-) -> Response[Problem | RoundState]:
+) -> Response[Problem | RoundView]:
     """Table: round
 
      The table's current round as the table shows it; ``player_id`` adds that player's
@@ -186,7 +186,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | RoundState]
+        Response[Problem | RoundView]
     """
 
     kwargs = _get_kwargs(
@@ -204,7 +204,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     player_id: int | Unset = UNSET,
-) -> Problem | RoundState | None:
+) -> Problem | RoundView | None:
     """Table: round
 
      The table's current round as the table shows it; ``player_id`` adds that player's
@@ -223,7 +223,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | RoundState
+        Problem | RoundView
     """
 
     return (

@@ -110,10 +110,10 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TableRulesInputRequest,
 ) -> Response[Problem | TableRulesOutput]:
-    """Table: rules
+    """Activate a rule-set and payout-schedule pair from the next round
 
-     Activate a rule-set and payout-schedule version pair from the next round; the answer
-    shows the pair's theoretical RTP.
+     The answer shows the pair's theoretical RTP (pending while the game maths computes
+    it).
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`.
 
@@ -147,10 +147,10 @@ def sync(
     client: AuthenticatedClient,
     body: TableRulesInputRequest,
 ) -> Problem | TableRulesOutput | None:
-    """Table: rules
+    """Activate a rule-set and payout-schedule pair from the next round
 
-     Activate a rule-set and payout-schedule version pair from the next round; the answer
-    shows the pair's theoretical RTP.
+     The answer shows the pair's theoretical RTP (pending while the game maths computes
+    it).
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`.
 
@@ -179,10 +179,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TableRulesInputRequest,
 ) -> Response[Problem | TableRulesOutput]:
-    """Table: rules
+    """Activate a rule-set and payout-schedule pair from the next round
 
-     Activate a rule-set and payout-schedule version pair from the next round; the answer
-    shows the pair's theoretical RTP.
+     The answer shows the pair's theoretical RTP (pending while the game maths computes
+    it).
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`.
 
@@ -214,10 +214,10 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TableRulesInputRequest,
 ) -> Problem | TableRulesOutput | None:
-    """Table: rules
+    """Activate a rule-set and payout-schedule pair from the next round
 
-     Activate a rule-set and payout-schedule version pair from the next round; the answer
-    shows the pair's theoretical RTP.
+     The answer shows the pair's theoretical RTP (pending while the game maths computes
+    it).
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`.
 

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class TableCreateInputCardSourceEnum(StrEnum):
+class CardSourceDadEnum(StrEnum):
     CARD_READER = "card_reader"
     SERVER_SHOE = "server_shoe"
 

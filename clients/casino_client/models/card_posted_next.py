@@ -8,16 +8,18 @@ from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.card_target import CardTarget
+    from ..models.round_next import RoundNext
 
 
-T = TypeVar("T", bound="CardPosted")
+T = TypeVar("T", bound="CardPostedNext")
 
 
 @_attrs_define
-class CardPosted:
+class CardPostedNext:
     """
     Attributes:
         card (str):
+        next_ (RoundNext):
         phase (str):
         round_id (int):
         seq (int):
@@ -25,6 +27,7 @@ class CardPosted:
     """
 
     card: str
+    next_: RoundNext
     phase: str
     round_id: int
     seq: int
@@ -33,6 +36,8 @@ class CardPosted:
 
     def to_dict(self) -> dict[str, Any]:
         card = self.card
+
+        next_ = self.next_.to_dict()
 
         phase = self.phase
 
@@ -47,6 +52,7 @@ class CardPosted:
         field_dict.update(
             {
                 "card": card,
+                "next": next_,
                 "phase": phase,
                 "round_id": round_id,
                 "seq": seq,
@@ -59,9 +65,12 @@ class CardPosted:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.card_target import CardTarget
+        from ..models.round_next import RoundNext
 
         d = dict(src_dict)
         card = d.pop("card")
+
+        next_ = RoundNext.from_dict(d.pop("next"))
 
         phase = d.pop("phase")
 
@@ -71,16 +80,17 @@ class CardPosted:
 
         target = CardTarget.from_dict(d.pop("target"))
 
-        card_posted = cls(
+        card_posted_next = cls(
             card=card,
+            next_=next_,
             phase=phase,
             round_id=round_id,
             seq=seq,
             target=target,
         )
 
-        card_posted.additional_properties = d
-        return card_posted
+        card_posted_next.additional_properties = d
+        return card_posted_next
 
     @property
     def additional_keys(self) -> list[str]:

@@ -10,49 +10,56 @@ from attrs import field as _attrs_field
 from ..models.phase_enum import PhaseEnum
 
 if TYPE_CHECKING:
+    from ..models.bet_outcome import BetOutcome
     from ..models.box_state import BoxState
     from ..models.card_target import CardTarget
     from ..models.dealer_state import DealerState
-    from ..models.legal_action import LegalAction
-    from ..models.turn import Turn
+    from ..models.player_action import PlayerAction
+    from ..models.round_next import RoundNext
+    from ..models.turn_view import TurnView
     from ..models.void_request_state import VoidRequestState
 
 
-T = TypeVar("T", bound="RoundState")
+T = TypeVar("T", bound="RoundView")
 
 
 @_attrs_define
-class RoundState:
-    """The public state of a round: what the table shows, whose turn, the caller's actions.
+class RoundView:
+    """A round as the caller sees it: the table's state, whose turn (bets and players), what
+    the round wants next, the legal actions of every one of the caller's players, and once
+    settled or voided each bet's outcome.
 
-    Attributes:
-        betting_closes_at (datetime.datetime | None):
-        boxes (list[BoxState]):
-        currency (str):
-        dealer (DealerState):
-        decision_deadline (datetime.datetime | None):
-        engine_phase (str):
-        held (bool): a void request holds the round: no card, decision or settlement until it is approved, rejected,
-            cancelled or expires
-        next_card (CardTarget | None):
-        number (int):
-        payout_schedule (str):
-        phase (PhaseEnum): * `open` - open
-            * `closed` - closed
-            * `dealing` - dealing
-            * `playing` - playing
-            * `dealer` - dealer
-            * `settling` - settling
-            * `settled` - settled
-            * `voided` - voided
-        round_id (int):
-        rule_set (str):
-        seq (int):
-        suspended_reason (str):
-        table_id (int):
-        turn (None | Turn):
-        void_request (None | VoidRequestState): the latest one
-        your_actions (list[LegalAction]):
+        Attributes:
+            betting_closes_at (datetime.datetime | None):
+            boxes (list[BoxState]):
+            currency (str):
+            dealer (DealerState):
+            decision_deadline (datetime.datetime | None):
+            engine_phase (str):
+            held (bool): a void request holds the round: no card, decision or settlement until it is approved, rejected,
+                cancelled or expires
+            next_ (RoundNext):
+            next_card (CardTarget | None):
+            number (int):
+            outcomes (list[BetOutcome] | None): null until the round is settled or voided
+            payout_schedule (str):
+            phase (PhaseEnum): * `open` - open
+                * `closed` - closed
+                * `dealing` - dealing
+                * `playing` - playing
+                * `dealer` - dealer
+                * `settling` - settling
+                * `settled` - settled
+                * `voided` - voided
+            round_id (int):
+            rule_set (str):
+            seq (int):
+            suspended_reason (str):
+            table_id (int):
+            turn (None | TurnView):
+            void_request (None | VoidRequestState): the latest one
+            your_actions (list[PlayerAction]): the legal actions now of each of the caller's players (an operator: all its
+                players; `player_id` narrows to one)
     """
 
     betting_closes_at: datetime.datetime | None
@@ -62,8 +69,10 @@ class RoundState:
     decision_deadline: datetime.datetime | None
     engine_phase: str
     held: bool
+    next_: RoundNext
     next_card: CardTarget | None
     number: int
+    outcomes: list[BetOutcome] | None
     payout_schedule: str
     phase: PhaseEnum
     round_id: int
@@ -71,14 +80,14 @@ class RoundState:
     seq: int
     suspended_reason: str
     table_id: int
-    turn: None | Turn
+    turn: None | TurnView
     void_request: None | VoidRequestState
-    your_actions: list[LegalAction]
+    your_actions: list[PlayerAction]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.card_target import CardTarget
-        from ..models.turn import Turn
+        from ..models.turn_view import TurnView
         from ..models.void_request_state import VoidRequestState
 
         betting_closes_at: None | str
@@ -106,6 +115,8 @@ class RoundState:
 
         held = self.held
 
+        next_ = self.next_.to_dict()
+
         next_card: dict[str, Any] | None
         if isinstance(self.next_card, CardTarget):
             next_card = self.next_card.to_dict()
@@ -113,6 +124,16 @@ class RoundState:
             next_card = self.next_card
 
         number = self.number
+
+        outcomes: list[dict[str, Any]] | None
+        if isinstance(self.outcomes, list):
+            outcomes = []
+            for outcomes_type_0_item_data in self.outcomes:
+                outcomes_type_0_item = outcomes_type_0_item_data.to_dict()
+                outcomes.append(outcomes_type_0_item)
+
+        else:
+            outcomes = self.outcomes
 
         payout_schedule = self.payout_schedule
 
@@ -129,7 +150,7 @@ class RoundState:
         table_id = self.table_id
 
         turn: dict[str, Any] | None
-        if isinstance(self.turn, Turn):
+        if isinstance(self.turn, TurnView):
             turn = self.turn.to_dict()
         else:
             turn = self.turn
@@ -156,8 +177,10 @@ class RoundState:
                 "decision_deadline": decision_deadline,
                 "engine_phase": engine_phase,
                 "held": held,
+                "next": next_,
                 "next_card": next_card,
                 "number": number,
+                "outcomes": outcomes,
                 "payout_schedule": payout_schedule,
                 "phase": phase,
                 "round_id": round_id,
@@ -175,11 +198,13 @@ class RoundState:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.bet_outcome import BetOutcome
         from ..models.box_state import BoxState
         from ..models.card_target import CardTarget
         from ..models.dealer_state import DealerState
-        from ..models.legal_action import LegalAction
-        from ..models.turn import Turn
+        from ..models.player_action import PlayerAction
+        from ..models.round_next import RoundNext
+        from ..models.turn_view import TurnView
         from ..models.void_request_state import VoidRequestState
 
         d = dict(src_dict)
@@ -229,6 +254,8 @@ class RoundState:
 
         held = d.pop("held")
 
+        next_ = RoundNext.from_dict(d.pop("next"))
+
         def _parse_next_card(data: object) -> CardTarget | None:
             if data is None:
                 return data
@@ -246,6 +273,26 @@ class RoundState:
 
         number = d.pop("number")
 
+        def _parse_outcomes(data: object) -> list[BetOutcome] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                outcomes_type_0 = []
+                _outcomes_type_0 = data
+                for outcomes_type_0_item_data in _outcomes_type_0:
+                    outcomes_type_0_item = BetOutcome.from_dict(outcomes_type_0_item_data)
+
+                    outcomes_type_0.append(outcomes_type_0_item)
+
+                return outcomes_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[BetOutcome] | None, data)
+
+        outcomes = _parse_outcomes(d.pop("outcomes"))
+
         payout_schedule = d.pop("payout_schedule")
 
         phase = PhaseEnum(d.pop("phase"))
@@ -260,18 +307,18 @@ class RoundState:
 
         table_id = d.pop("table_id")
 
-        def _parse_turn(data: object) -> None | Turn:
+        def _parse_turn(data: object) -> None | TurnView:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                turn_type_1 = Turn.from_dict(data)
+                turn_type_1 = TurnView.from_dict(data)
 
                 return turn_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | Turn, data)
+            return cast(None | TurnView, data)
 
         turn = _parse_turn(d.pop("turn"))
 
@@ -293,11 +340,11 @@ class RoundState:
         your_actions = []
         _your_actions = d.pop("your_actions")
         for your_actions_item_data in _your_actions:
-            your_actions_item = LegalAction.from_dict(your_actions_item_data)
+            your_actions_item = PlayerAction.from_dict(your_actions_item_data)
 
             your_actions.append(your_actions_item)
 
-        round_state = cls(
+        round_view = cls(
             betting_closes_at=betting_closes_at,
             boxes=boxes,
             currency=currency,
@@ -305,8 +352,10 @@ class RoundState:
             decision_deadline=decision_deadline,
             engine_phase=engine_phase,
             held=held,
+            next_=next_,
             next_card=next_card,
             number=number,
+            outcomes=outcomes,
             payout_schedule=payout_schedule,
             phase=phase,
             round_id=round_id,
@@ -319,8 +368,8 @@ class RoundState:
             your_actions=your_actions,
         )
 
-        round_state.additional_properties = d
-        return round_state
+        round_view.additional_properties = d
+        return round_view
 
     @property
     def additional_keys(self) -> list[str]:

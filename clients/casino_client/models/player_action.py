@@ -6,23 +6,25 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="LegalAction")
+T = TypeVar("T", bound="PlayerAction")
 
 
 @_attrs_define
-class LegalAction:
+class PlayerAction:
     """
     Attributes:
         action (str):
         amount_max (int | None):
         amount_min (int | None):
         bet_id (str):
+        player_id (int | None):
     """
 
     action: str
     amount_max: int | None
     amount_min: int | None
     bet_id: str
+    player_id: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -36,6 +38,9 @@ class LegalAction:
 
         bet_id = self.bet_id
 
+        player_id: int | None
+        player_id = self.player_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -44,6 +49,7 @@ class LegalAction:
                 "amount_max": amount_max,
                 "amount_min": amount_min,
                 "bet_id": bet_id,
+                "player_id": player_id,
             }
         )
 
@@ -70,15 +76,23 @@ class LegalAction:
 
         bet_id = d.pop("bet_id")
 
-        legal_action = cls(
+        def _parse_player_id(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        player_id = _parse_player_id(d.pop("player_id"))
+
+        player_action = cls(
             action=action,
             amount_max=amount_max,
             amount_min=amount_min,
             bet_id=bet_id,
+            player_id=player_id,
         )
 
-        legal_action.additional_properties = d
-        return legal_action
+        player_action.additional_properties = d
+        return player_action
 
     @property
     def additional_keys(self) -> list[str]:
