@@ -395,6 +395,7 @@ SPECTACULAR_SETTINGS = {
         "DisputeNoteKindEnum": "audit.models.DisputeNote.Kind",
         "LegKindEnum": "ledger.models.Leg.Kind",
         "VoidRequestStatusEnum": "tables.models.VoidRequest.Status",
+        "CardSourceEnum": "tables.models.Table.CardSource",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

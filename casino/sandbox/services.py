@@ -24,7 +24,7 @@ from casino.sandbox.models import SandboxOperator, SandboxTable
 from ledger.models import Operator
 from tables import selectors as table_selectors
 from tables import services as table_services
-from tables.engine import PRESETS
+from tables.engine import PRESETS, TurnKind
 from tables.models import Casino, Round, Table
 
 logger = logging.getLogger("casino.sandbox")
@@ -139,7 +139,8 @@ def sandbox_table_drive(*, actor: Actor, table_id: int) -> tuple[int, int]:
     # The server shoe deals after each decision: play the banker's hand out in one pass.
     for _ in range(12):
         state = table_selectors.round_state(rnd)
-        if state.turn() != ("dealer",):
+        turn = state.turn()
+        if turn is None or turn.kind != TurnKind.DEALER:
             break
         action = "hit" if state.dealer_value().total < DEALER_STANDS_ON else "stand"
         table_services.dealer_decision_make(actor=actor, round_id=rnd.pk, action=action)

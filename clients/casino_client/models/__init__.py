@@ -17,7 +17,7 @@ from .bet_output import BetOutput
 from .bet_state import BetState
 from .box_state import BoxState
 from .card_posted_next import CardPostedNext
-from .card_source_dad_enum import CardSourceDadEnum
+from .card_source_enum import CardSourceEnum
 from .card_target import CardTarget
 from .circuit_enum import CircuitEnum
 from .correction_list_create_input_request import CorrectionListCreateInputRequest
@@ -182,7 +182,7 @@ __all__ = (
     "BetState",
     "BoxState",
     "CardPostedNext",
-    "CardSourceDadEnum",
+    "CardSourceEnum",
     "CardTarget",
     "CircuitEnum",
     "CorrectionListCreateInputRequest",

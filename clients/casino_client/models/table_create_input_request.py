@@ -6,7 +6,7 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.card_source_dad_enum import CardSourceDadEnum
+from ..models.card_source_enum import CardSourceEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="TableCreateInputRequest")
@@ -23,7 +23,7 @@ class TableCreateInputRequest:
         rule_set_id (int):
         betting_seconds (int | Unset):
         box_max (int | None | Unset):
-        card_source (CardSourceDadEnum | Unset): * `server_shoe` - Server shoe (CSPRNG)
+        card_source (CardSourceEnum | Unset): * `server_shoe` - Server shoe (CSPRNG)
             * `card_reader` - Dealer's card reader
         currency (str | Unset):
         decision_seconds (int | Unset):
@@ -40,7 +40,7 @@ class TableCreateInputRequest:
     rule_set_id: int
     betting_seconds: int | Unset = UNSET
     box_max: int | None | Unset = UNSET
-    card_source: CardSourceDadEnum | Unset = UNSET
+    card_source: CardSourceEnum | Unset = UNSET
     currency: str | Unset = UNSET
     decision_seconds: int | Unset = UNSET
     max_bet: int | Unset = UNSET
@@ -141,11 +141,11 @@ class TableCreateInputRequest:
         box_max = _parse_box_max(d.pop("box_max", UNSET))
 
         _card_source = d.pop("card_source", UNSET)
-        card_source: CardSourceDadEnum | Unset
+        card_source: CardSourceEnum | Unset
         if isinstance(_card_source, Unset):
             card_source = UNSET
         else:
-            card_source = CardSourceDadEnum(_card_source)
+            card_source = CardSourceEnum(_card_source)
 
         currency = d.pop("currency", UNSET)
 

@@ -6,7 +6,7 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.card_source_dad_enum import CardSourceDadEnum
+from ..models.card_source_enum import CardSourceEnum
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="TableSetupInputRequest")
@@ -16,13 +16,13 @@ T = TypeVar("T", bound="TableSetupInputRequest")
 class TableSetupInputRequest:
     """
     Attributes:
-        card_source (CardSourceDadEnum | Unset): * `server_shoe` - Server shoe (CSPRNG)
+        card_source (CardSourceEnum | Unset): * `server_shoe` - Server shoe (CSPRNG)
             * `card_reader` - Dealer's card reader
         name (str | Unset):
         pit_id (int | None | Unset):
     """
 
-    card_source: CardSourceDadEnum | Unset = UNSET
+    card_source: CardSourceEnum | Unset = UNSET
     name: str | Unset = UNSET
     pit_id: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -56,11 +56,11 @@ class TableSetupInputRequest:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
         _card_source = d.pop("card_source", UNSET)
-        card_source: CardSourceDadEnum | Unset
+        card_source: CardSourceEnum | Unset
         if isinstance(_card_source, Unset):
             card_source = UNSET
         else:
-            card_source = CardSourceDadEnum(_card_source)
+            card_source = CardSourceEnum(_card_source)
 
         name = d.pop("name", UNSET)
 

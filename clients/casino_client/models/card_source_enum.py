@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class CardSourceDadEnum(StrEnum):
+class CardSourceEnum(StrEnum):
     CARD_READER = "card_reader"
     SERVER_SHOE = "server_shoe"
 
