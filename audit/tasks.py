@@ -8,6 +8,8 @@ from audit.bundles import audit_day_export, gaming_day_closed_last
 from audit.sealing import audit_chain_seal
 from audit.verification import audit_verification_run
 from casino.actors import Actor
+from tables.models import Casino
+from tables.selectors import shift_calendar
 
 
 @shared_task(name="audit.seal", bind=True)
@@ -22,13 +24,20 @@ def audit_verify_task(self) -> bool:
 
 
 @shared_task(name="audit.export_day", bind=True)
-def audit_export_day_task(self, day: str | None = None) -> str:
-    """Seal, then write the bundle of the last closed gaming day (or ``day``) under
-    settings.AUDIT_EXPORT_DIR/<day>; a day already exported is left as it is."""
-    when = date.fromisoformat(day) if day else gaming_day_closed_last()
-    out = Path(settings.AUDIT_EXPORT_DIR) / when.isoformat()
-    if (out / "manifest.json").exists():
-        return str(out)
-    audit_chain_seal()
-    audit_day_export(day=when, out=out)
-    return str(out)
+def audit_export_day_task(self, day: str | None = None) -> list[str]:
+    """Seal, then write each casino's bundle of its last closed gaming day (or ``day``) under
+    settings.AUDIT_EXPORT_DIR/<casino code>/<day>; a day already exported is left as it is.
+    Beat runs it every hour: gaming days end at each casino's local day start, not at UTC
+    midnight."""
+    written, sealed = [], False
+    for casino in Casino.objects.order_by("code"):
+        calendar = shift_calendar(casino_id=casino.pk)
+        when = date.fromisoformat(day) if day else gaming_day_closed_last(calendar)
+        out = Path(settings.AUDIT_EXPORT_DIR) / casino.code / when.isoformat()
+        if not (out / "manifest.json").exists():
+            if not sealed:  # every event up to now, before the first bundle reads the seals
+                audit_chain_seal()
+                sealed = True
+            audit_day_export(day=when, out=out, casino_id=casino.pk)
+        written.append(str(out))
+    return written

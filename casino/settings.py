@@ -425,11 +425,12 @@ if not PRODUCTION:
             SECRET_KEY.encode(), b"casino.audit.signing", _hashlib.sha256
         ).hexdigest()
 # The regulator's daily export (audit/bundles.py): where `audit.export_day` writes bundles,
-# daily once the gaming day has closed and its last events are sealed.
+# once a casino's gaming day has closed and its last events are sealed. Hourly, since each
+# casino's gaming day ends at its own local day start; an exported day is not written again.
 AUDIT_EXPORT_DIR = env_str("AUDIT_EXPORT_DIR", str(DATA_DIR / "audit-exports"))
 CELERY_BEAT_SCHEDULE["audit-export-day"] = {
     "task": "audit.export_day",
-    "schedule": crontab(hour=0, minute=env_int("AUDIT_EXPORT_MINUTE", 30)),
+    "schedule": crontab(minute=env_int("AUDIT_EXPORT_MINUTE", 30)),
 }
 
 # Structured JSON logs on stderr (casino/logs.py); LOG_FORMAT=console for a terminal.
