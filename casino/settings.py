@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "casino.demo",
     "casino.console",
     "audit.apps.AuditConfig",
+    "forensics.apps.ForensicsConfig",
     "ledger.apps.LedgerConfig",
     "tables.apps.TablesConfig",
 ]
@@ -424,7 +425,7 @@ if not PRODUCTION:
         AUDIT_SIGNING_KEY = _hmac.new(
             SECRET_KEY.encode(), b"casino.audit.signing", _hashlib.sha256
         ).hexdigest()
-# The regulator's daily export (audit/bundles.py): where `audit.export_day` writes bundles,
+# The regulator's daily export (forensics/bundles.py): where `audit.export_day` writes bundles,
 # once a casino's gaming day has closed and its last events are sealed. Hourly, since each
 # casino's gaming day ends at its own local day start; an exported day is not written again.
 AUDIT_EXPORT_DIR = env_str("AUDIT_EXPORT_DIR", str(DATA_DIR / "audit-exports"))

@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from audit.replay import round_replay
 from casino.actors import Actor
 from casino.api import roles
+from forensics.replay import round_replay
 from tables import selectors, services
 from tables.models import Round, Shoe
 from tests.factories import UserFactory, funded_player, live_table

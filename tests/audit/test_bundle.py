@@ -1,4 +1,4 @@
-"""The regulator's export bundle and the standalone verifier (audit/verify_bundle.py).
+"""The regulator's export bundle and the standalone verifier (forensics/verify_bundle.py).
 
 The verifier is run as a separate Python process in isolated mode (no project on the path,
 Django never imported): what a regulator runs on their own machine.
@@ -22,7 +22,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from audit import signing
-from audit.bundles import audit_day_export, gaming_day_bounds, gaming_day_closed_last
+from forensics.bundles import audit_day_export, gaming_day_bounds, gaming_day_closed_last
 from tables import services
 from tables.models import Casino, Round, ShiftDefinition, ShiftPlan
 from tables.shifts import Plan, ShiftCalendar
@@ -33,7 +33,7 @@ from tests.tables.conftest import DEVICE
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("empty_log")]
 
-VERIFIER = Path(__file__).resolve().parents[2] / "audit" / "verify_bundle.py"
+VERIFIER = Path(__file__).resolve().parents[2] / "forensics" / "verify_bundle.py"
 
 
 def verify(bundle: Path, *args: str) -> tuple[int, str]:
@@ -353,7 +353,7 @@ def test_a_bundle_names_its_casino_when_there_are_several(tmp_path):
 def test_the_daily_task_exports_the_closed_day_once(tmp_path, settings):
     """Beat runs ``audit.export_day`` after midnight; it seals, writes the bundle of the day
     asked for under AUDIT_EXPORT_DIR, and leaves an exported day alone."""
-    from audit.tasks import audit_export_day_task
+    from forensics.tasks import audit_export_day_task
     from tests.audit.helpers import record
 
     assert settings.CELERY_BEAT_SCHEDULE["audit-export-day"]["task"] == "audit.export_day"

@@ -9,10 +9,10 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from audit.models import AuditEvent
-from audit.reports import Period, report_build, report_generate, rtp_band
 from casino.actors import Actor
 from casino.api import roles
 from casino.version import software_version
+from forensics.reports import Period, report_build, report_generate, rtp_band
 from tables import services
 from tables.errors import BettingClosed, RoundSuspended
 from tables.models import Round, RtpFigure, Shuffle
@@ -127,7 +127,7 @@ def test_game_performance_flags_a_theoretical_rtp_outside_the_band(floor):
     assert stored.rtp == Decimal("1.003337") and stored.method.startswith("precomputed")
     assert british["theoretical_rtp_pct"] == 100.334
     assert "not available" not in british["flag"]
-    from audit.exports import rtp_chart_svg
+    from forensics.exports import rtp_chart_svg
 
     svg = rtp_chart_svg(report.chart)
     assert svg.startswith("<svg") and "#c62828" in svg
@@ -175,8 +175,8 @@ def test_a_correction_approvers_note_is_in_the_exceptions_report(floor):
 def test_reports_format_money_by_currency_and_carry_a_signed_digest(floor):
     from audit import signing
     from audit.canonical import canonical_json, sha256_hex
-    from audit.exports import report_csv, row_cells, total_cells
-    from audit.reports import report_data
+    from forensics.exports import report_csv, row_cells, total_cells
+    from forensics.reports import report_data
 
     actor = Actor.system("auditor-tests")
     report = report_generate(

@@ -1,9 +1,9 @@
-"""The regulator's export: one signed bundle per casino gaming day (format: audit/EXPORT_FORMAT.md).
+"""The regulator's export: one signed bundle per casino gaming day (forensics/EXPORT_FORMAT.md).
 
 A bundle is a directory of JSON Lines files (seals, events, shoes, rounds, ledger totals) and a
 ``manifest.json`` recording each file's SHA-256 and signed with Ed25519. It holds whole seals:
 every seal covering an event of the day, and every event of those seals (a few from the
-neighbouring days at the edges), so the standalone verifier (audit/verify_bundle.py) can check
+neighbouring days at the edges), so the standalone verifier (forensics/verify_bundle.py) can check
 the chain, the signatures and every event without the database.
 
 The day is the casino's gaming day (``tables/shifts.py``): from the local ``gaming_day_starts``
@@ -32,9 +32,9 @@ from audit.digests import BEFORE_FIRST, DIGEST_COLUMNS, DIGEST_FORMAT, digest_se
 from audit.heads import audit_head_export
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import seal_header_fields, unpack_ids
-from audit.verify_bundle import BUNDLE_FORMAT, FILES, row_fields
 from casino.errors import ValidationFailed
 from casino.version import software_version
+from forensics.verify_bundle import BUNDLE_FORMAT, FILES, row_fields
 from ledger.selectors import AccountingFilter, ShiftGrid, table_accounting
 from tables import engine as eng
 from tables.models import Casino, Round, RoundEvent, Shoe, Table

@@ -3,15 +3,15 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from audit.bundles import audit_day_export
 from casino.errors import DomainError
+from forensics.bundles import audit_day_export
 from tables.models import Casino
 
 
 class Command(BaseCommand):
     help = (
-        "Write the signed regulator bundle of one casino gaming day (audit/EXPORT_FORMAT.md) "
-        "into a new directory; check it with audit/verify_bundle.py."
+        "Write the signed regulator bundle of one casino gaming day (forensics/EXPORT_FORMAT.md) "
+        "into a new directory; check it with forensics/verify_bundle.py."
     )
 
     def add_arguments(self, parser):

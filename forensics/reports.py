@@ -1,7 +1,7 @@
 """The reports of the pit, the auditors and the regulator, as plain data.
 
 Each builder returns a ``Report``: its period (UTC days, both inclusive), generation time and
-software version, columns, rows, totals and notes; ``audit/exports.py`` renders it as CSV or
+software version, columns, rows, totals and notes; ``forensics/exports.py`` renders it as CSV or
 PDF, the admin as HTML, the API as JSON. Money figures come from the ledger's legs (through
 ``ledger.selectors.table_accounting`` or read-only SQL over the ledger tables), so every
 report reconciles with the ledger; counts of rounds, voids and exceptions come from the rounds

@@ -9,9 +9,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit.reports import GROUPINGS, REPORTS, Period, report_data, report_generate
 from casino.actors import Actor
 from casino.api.inputs import MAX_ID, DayField
+from forensics.reports import GROUPINGS, REPORTS, Period, report_data, report_generate
 
 
 class ReportQuerySerializer(serializers.Serializer):
