@@ -66,6 +66,8 @@ def evidence_lines(report: Report) -> list[str]:
         f"Data digest (SHA-256 of the report's canonical JSON): {report.digest or '-'}",
         f"Signature ({signature.get('algorithm', '')}, key {signature.get('key_id', '')}): "
         f"{signature.get('value', '-')}",
+        f"Public key {signature.get('key_id', '')} (raw, base64; also at GET /api/v1/audit/keys/): "
+        f"{signature.get('public_key', '-')}",
     ]
 
 
@@ -307,7 +309,8 @@ def report_pdf(report: Report) -> bytes:
 DIGEST_NOTE = (
     "To check this report: the digest is the SHA-256 of the canonical JSON of the report's data "
     "(the API's JSON rendering of the same report, without its digest and signature); the "
-    "signature is the audit signing key's signature of the digest."
+    "signature is the audit signing key's Ed25519 signature of the digest's ASCII hex, which "
+    "the public key printed above verifies."
 )
 
 

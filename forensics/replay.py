@@ -15,30 +15,27 @@ round) and compares every bet line with
 
 Every disagreement becomes a ``difference`` naming the bet (its ``ref``) and the line. The
 replay reads only; the caller records that it was read (``audit.viewed``).
+
+Here: folding the events card by card and settling. Beside it, what the result is checked
+against: ``replay_ledger`` (the postings), ``replay_integrity`` (the audit events, seals and
+verification), ``replay_shoes`` (each card against its shoe's revealed order).
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections import defaultdict
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
-from audit import selectors
-from audit.canonical import content_hash_matches
-from audit.digests import DIGEST_COLUMNS, DIGEST_SIZE, digest_session
-from audit.models import AuditEvent, AuditSeal
-from audit.sealing import unpack_ids
-from audit.services import audit_event_content
-from casino import replica
+from audit.models import AuditEvent
 from casino.errors import NotFound
 from casino.version import software_version
-from ledger.models import Correction, Leg, Transaction
+from forensics.replay_differences import Differences
+from forensics.replay_integrity import attribution, integrity_proof
+from forensics.replay_ledger import ledger_compare
+from forensics.replay_shoes import ShoeCounter, shoes_check
 from tables import engine as eng
-from tables.models import Bet, Decision, Round, RoundEvent, Shoe
-from tables.selectors import shoe_proof
+from tables.models import Bet, Decision, Round, RoundEvent
 
 ROUND_EVENT_PREFIX = "tables.round_event."
 SETTLEMENT_KINDS = ("settlement", "reversal", "replacement")
@@ -71,20 +68,13 @@ def _target_label(target) -> str:
 class _Replay:
     def __init__(self, rnd: Round):
         self.rnd = rnd
-        self.differences: list[dict[str, Any]] = []
+        self.differences = Differences()
+        self.shoe_proofs: list[dict[str, Any]] = []  # set once the fold has run to its end
         self.audit_events = list(AuditEvent.objects.filter(round_id=rnd.pk).order_by("id"))
         self.bets = {b.ref: b for b in Bet.objects.filter(round=rnd).select_related("player")}
 
     def differ(self, kind: str, detail: str, **fields: Any) -> None:
-        entry = {"kind": kind, "bet_ref": "", "line": None, "hand": "", "field": ""}
-        entry.update(fields)
-        entry.update(
-            detail=detail,
-            replay=fields.get("replay"),
-            found=fields.get("found"),
-            source=fields.get("source", ""),
-        )
-        self.differences.append(entry)
+        self.differences.add(kind, detail, **fields)
 
     # --- the run ---------------------------------------------------------------------------
 
@@ -93,8 +83,14 @@ class _Replay:
         state, steps, failed = self._fold()
         settlement = None if failed else self._settlement(state)
         lines = self._lines(settlement) if settlement is not None else []
-        ledger = self._ledger_compare(settlement, lines)
-        integrity = self._integrity()
+        ledger = ledger_compare(
+            rnd=rnd,
+            settlement=settlement,
+            lines=lines,
+            bets=self.bets,
+            differences=self.differences,
+        )
+        integrity = integrity_proof(events=self.audit_events, differences=self.differences)
         if settlement is None and not failed:
             status = "not_settled"
         else:
@@ -160,8 +156,7 @@ class _Replay:
             for e in self.audit_events
             if e.name.startswith(ROUND_EVENT_PREFIX)
         }
-        shoe = _ShoeCounter(rnd, self.audit_events)
-        self.shoe_proofs: list[dict[str, Any]] = []
+        shoe = ShoeCounter(rnd, self.audit_events)
         steps: list[dict[str, Any]] = []
         rows = RoundEvent.objects.filter(round=rnd).order_by("id")
         for row in rows:
@@ -182,7 +177,7 @@ class _Replay:
                 )
                 return state, steps, True
             steps.append(self._step(row, state, target, decisions.get(row.seq), audited, shoe))
-        self._shoes_check(shoe, steps)
+        self.shoe_proofs = shoes_check(counter=shoe, steps=steps, differences=self.differences)
         return state, steps, False
 
     def _event_check(self, row: RoundEvent, audited: AuditEvent | None) -> None:
@@ -219,7 +214,7 @@ class _Replay:
             "type": row.type,
             "at": row.created_at,
             "actor": row.actor,
-            "attribution": _attribution(audit),
+            "attribution": attribution(audit),
             "event": payload,
             "bet_ref": str(payload.get("bet_id", "")),
             "card": "",
@@ -248,43 +243,6 @@ class _Replay:
                     (b.ref for b in self.bets.values() if b.pk == decision.bet_id), ""
                 )
         return step
-
-    def _shoes_check(self, counter: _ShoeCounter, steps: list[dict[str, Any]]) -> None:
-        """Each shoe's proof (``tables.selectors.shoe_proof``), and each card checked against
-        the revealed order at its position: a card that is not there is a difference."""
-        proofs = {
-            shoe.pk: shoe_proof(shoe)
-            for shoe in Shoe.objects.filter(pk__in=counter.shoe_ids).order_by("pk")
-        }
-        self.shoe_proofs = list(proofs.values())
-        for step in steps:
-            where = step["shoe"]
-            if where is None:
-                continue
-            proof = proofs.get(where["shoe_id"])
-            shuffle = next(
-                (s for s in (proof or {}).get("shuffles", []) if s["number"] == where["shuffle"]),
-                None,
-            )
-            where["commitment"] = shuffle["commitment"] if shuffle else ""
-            order = shuffle["order"] if shuffle else []
-            if not order:
-                where["in_revealed_order"] = None
-                continue
-            position = where["position"]
-            found = order[position - 1] if 0 < position <= len(order) else None
-            where["in_revealed_order"] = found == step["card"]
-            if found != step["card"]:
-                self.differ(
-                    "card_not_in_shoe_order",
-                    f"event {step['seq']} deals {step['card']} as card {position} of shoe "
-                    f"{where['shoe_id']} shuffle {where['shuffle']}; its revealed order has "
-                    f"{found}",
-                    field=f"event {step['seq']}",
-                    replay=found,
-                    found=step["card"],
-                    source="shoe",
-                )
 
     @staticmethod
     def _hands(state: eng.RoundState) -> list[dict[str, Any]]:
@@ -358,333 +316,16 @@ class _Replay:
                 "match": True,
             }
             if line.bet_id not in self.bets:
-                self._line_differs(entry, "bet", line.bet_id, "", "tables", "no such bet row")
+                self.differences.line(entry, "bet", line.bet_id, "", "tables", "no such bet row")
             mine = recorded[index] if index < len(recorded) else None
             if mine is not None:
                 for name in ("bet_id", *LINE_FIELDS):
                     if mine.get(name) != data[name]:
-                        self._line_differs(entry, name, data[name], mine.get(name), "round_record")
+                        self.differences.line(
+                            entry, name, data[name], mine.get(name), "round_record"
+                        )
             lines.append(entry)
         return lines
-
-    def _line_differs(self, entry, field, replay, found, source, why: str = "") -> None:
-        entry["match"] = False
-        self.differ(
-            "line",
-            why
-            or f"bet {entry['bet_ref']} line {entry['line']} ({entry['hand']}, "
-            f"{entry['result']}): {field} replays as {replay}, {source} has {found}",
-            bet_ref=entry["bet_ref"],
-            line=entry["line"],
-            hand=entry["hand"],
-            field=field,
-            replay=replay,
-            found=found,
-            source=source,
-        )
-
-    # --- against the ledger -----------------------------------------------------------------
-
-    def _ledger_compare(self, settlement, lines: list[dict[str, Any]]) -> dict[str, Any]:
-        rnd = self.rnd
-        txns = list(Transaction.objects.filter(round_id=rnd.pk).order_by("pk"))
-        legs = list(
-            Leg.objects.filter(transaction__round_id=rnd.pk)
-            .order_by("transaction_id", "pk")
-            .values(
-                "id", "transaction_id", "account_id", "account__kind", "amount", "kind", "bet_ref"
-            )
-        )
-        corrections = list(Correction.objects.filter(original__round_id=rnd.pk).order_by("pk"))
-        current = _current_settlement(txns)
-        out = {
-            "transactions": [
-                {
-                    "id": t.pk,
-                    "kind": t.kind,
-                    "reference": t.reference,
-                    "posted_at": t.posted_at,
-                    "reverses_id": t.reverses_id,
-                    "current": current is not None and t.pk == current.pk,
-                }
-                for t in txns
-            ],
-            "settlement_transaction_id": current.pk if current else None,
-            "corrections": [
-                {
-                    "id": c.pk,
-                    "status": c.status,
-                    "original_id": c.original_id,
-                    "reversal_id": c.reversal_id,
-                    "replacement_id": c.replacement_id,
-                    "reason": c.reason,
-                }
-                for c in corrections
-            ],
-            "bets": [],
-        }
-        if settlement is None:
-            return out
-        wallet = [leg for leg in legs if leg["account__kind"] == "wallet"]
-        staked: dict[str, int] = defaultdict(int)
-        for leg in wallet:
-            if leg["kind"] in ("stake", "stake_refund"):
-                staked[leg["bet_ref"]] -= leg["amount"]
-        posted = [
-            leg for leg in wallet if current is not None and leg["transaction_id"] == current.pk
-        ]
-        self._payouts_compare(
-            lines, posted, "payout", "ledger_payout", lambda e: e["stake_returned"] + e["winnings"]
-        )
-        self._payouts_compare(lines, posted, "bonus", "ledger_bonus", lambda e: e["bonus"])
-        self._stakes_compare(lines, staked)
-        if current is None and any(e["paid"] or e["stake"] for e in lines):
-            self.differ(
-                "unposted",
-                f"round {rnd.pk} is {rnd.phase} but the ledger holds no settlement posting",
-                field="settlement",
-                source="ledger",
-            )
-        out["bets"] = _bet_totals(lines, posted, staked, self.bets)
-        known = {e["bet_ref"] for e in lines}
-        for ref in sorted({leg["bet_ref"] for leg in posted if leg["bet_ref"]} - known):
-            self.differ(
-                "unknown_bet",
-                f"the ledger pays bet {ref}, which the replay does not settle",
-                bet_ref=ref,
-                source="ledger",
-            )
-        return out
-
-    def _payouts_compare(self, lines, posted, leg_kind: str, column: str, expected) -> None:
-        """Align each bet's non-zero lines with its legs of ``leg_kind``, in posting order."""
-        by_bet: dict[str, list[dict]] = defaultdict(list)
-        for leg in posted:
-            if leg["kind"] == leg_kind:
-                by_bet[leg["bet_ref"]].append(leg)
-        bet_lines: dict[str, list[dict]] = defaultdict(list)
-        for entry in lines:
-            bet_lines[entry["bet_ref"]].append(entry)
-        for ref, entries in bet_lines.items():
-            paying = [e for e in entries if expected(e)]
-            legs = by_bet.get(ref, [])
-            if len(paying) == len(legs):
-                for entry in entries:
-                    entry[column] = 0
-                for entry, leg in zip(paying, legs, strict=True):
-                    entry[column] = leg["amount"]
-                    entry["ledger_leg_ids"].append(leg["id"])
-                    if leg["amount"] != expected(entry):
-                        self._line_differs(
-                            entry, leg_kind, expected(entry), leg["amount"], "ledger"
-                        )
-                continue
-            # The legs can't be paired with the lines one to one (a correction's replacement
-            # adds a leg per adjustment): compare the bet's totals, and name every line of the
-            # bet when they differ.
-            total = sum(leg["amount"] for leg in legs)
-            want = sum(expected(e) for e in entries)
-            if total == want:
-                for entry in entries:
-                    entry[column] = total if len(paying) == 1 and entry is paying[0] else None
-                    entry["ledger_leg_ids"] += [leg["id"] for leg in legs]
-                continue
-            for entry in entries:
-                entry["match"] = False
-                entry["ledger_leg_ids"] += [leg["id"] for leg in legs]
-            self.differ(
-                "line",
-                f"bet {ref}: {len(legs)} {leg_kind} legs totalling {total} in the ledger, the "
-                f"replay pays {want} on lines "
-                + ", ".join(f"{e['line']} ({e['hand']}, {e['result']})" for e in entries),
-                bet_ref=ref,
-                line=entries[0]["line"],
-                hand=entries[0]["hand"],
-                field=leg_kind,
-                replay=want,
-                found=total,
-                source="ledger",
-            )
-
-    def _stakes_compare(self, lines, staked: dict[str, int]) -> None:
-        wanted: dict[str, int] = defaultdict(int)
-        first: dict[str, dict] = {}
-        for entry in lines:
-            wanted[entry["bet_ref"]] += entry["stake"]
-            first.setdefault(entry["bet_ref"], entry)
-        for ref, stake in wanted.items():
-            if staked.get(ref, 0) != stake:
-                entry = first[ref]
-                entry["match"] = False
-                self.differ(
-                    "stake",
-                    f"bet {ref}: the replay stakes {stake}, the ledger debited "
-                    f"{staked.get(ref, 0)}",
-                    bet_ref=ref,
-                    line=entry["line"],
-                    hand=entry["hand"],
-                    field="stake",
-                    replay=stake,
-                    found=staked.get(ref, 0),
-                    source="ledger",
-                )
-
-    # --- the proof that the round's audit events are intact -------------------------------
-
-    def _integrity(self) -> dict[str, Any]:
-        events = self.audit_events
-        seals = _seals_for(events)
-        digests = _event_digests([e.pk for e in events]) if seals else {}
-        rows = []
-        intact = True
-        for event in events:
-            hash_ok = content_hash_matches(audit_event_content(event), event.content_hash)
-            seal = next(
-                (
-                    s
-                    for s in seals
-                    if (s.last_txid, s.last_event_id) >= (event.txid, event.pk)
-                    and (s.first_txid, s.first_event_id) <= (event.txid, event.pk)
-                ),
-                None,
-            )
-            sealed_ok = None
-            if seal is not None:
-                sealed_ok = _sealed_digest(seal, event.pk) == digests.get(event.pk)
-            if not hash_ok or sealed_ok is False:
-                intact = False
-                self.differ(
-                    "audit_event_modified",
-                    f"audit event {event.pk} ({event.name}) no longer matches its "
-                    + ("content hash" if not hash_ok else f"digest in seal {seal.seq}"),
-                    bet_ref=str(event.payload.get("event", {}).get("bet_id", "")),
-                    field=f"audit event {event.pk}",
-                    source="audit_log",
-                )
-            rows.append(
-                {
-                    "id": event.pk,
-                    "name": event.name,
-                    "occurred_at": event.occurred_at,
-                    "actor": event.actor_label,
-                    "attribution": _attribution(event),
-                    "content_hash": event.content_hash,
-                    "content_hash_ok": hash_ok,
-                    "seal_seq": seal.seq if seal else None,
-                    "chain_hash": seal.chain_hash if seal else "",
-                    "sealed_digest_ok": sealed_ok,
-                }
-            )
-        verification = selectors.audit_verification_latest()
-        last_sealed = max((r["seal_seq"] or 0 for r in rows), default=0)
-        covered = bool(
-            verification
-            and verification.get("ok")
-            and rows
-            and all(r["seal_seq"] for r in rows)
-            and (verification.get("head_seq") or 0) >= last_sealed
-        )
-        return {
-            "events": rows,
-            "event_count": len(rows),
-            "all_sealed": bool(rows) and all(r["seal_seq"] for r in rows),
-            "intact": intact,
-            "seals": [
-                {
-                    "seq": s.seq,
-                    "chain_hash": s.chain_hash,
-                    "sealed_at": s.sealed_at,
-                    "signature": s.signature,
-                    "key_id": s.key_id,
-                }
-                for s in seals
-            ],
-            "verification": _verification_summary(verification),
-            "covered_by_verification": covered,
-        }
-
-
-class _ShoeCounter:
-    """Where each card came from: the shoe and the card's position in it (1 = first card).
-
-    The position continues from the cards earlier rounds dealt from the same shoe; a shoe
-    loaded or reshuffled mid-round (meta events) starts again at 1.
-    """
-
-    def __init__(self, rnd: Round, audit_events: list[AuditEvent]):
-        opened = next((e for e in audit_events if e.name == "tables.round_opened"), None)
-        self.shoe_id = (opened.payload.get("shoe_id") if opened else None) or rnd.shoe_id
-        self.shoe_ids: list[int] = [self.shoe_id] if self.shoe_id is not None else []
-        self.position = 0
-        self.shuffle = 1
-        if self.shoe_id is not None:
-            earlier = RoundEvent.objects.filter(
-                round__shoe_id=self.shoe_id, round_id__lt=rnd.pk, kind="meta"
-            )
-            self.shuffle += earlier.filter(type="shoe_reshuffled").count()
-            reshuffled = earlier.filter(type="shoe_reshuffled").order_by("-id").first()
-            cards = RoundEvent.objects.filter(
-                round__shoe_id=self.shoe_id, round_id__lt=rnd.pk, type="card_dealt"
-            )
-            if reshuffled is not None:
-                cards = cards.filter(id__gt=reshuffled.pk)
-            self.position = cards.count()
-
-    def meta(self, row: RoundEvent) -> None:
-        if row.type == "shoe_loaded":
-            self.shoe_id = row.payload.get("shoe_id", self.shoe_id)
-            self.shoe_ids.append(self.shoe_id)
-            self.position, self.shuffle = 0, 1
-        elif row.type == "shoe_reshuffled":
-            self.position, self.shuffle = 0, self.shuffle + 1
-
-    def deal(self) -> dict[str, Any]:
-        self.position += 1
-        return {"shoe_id": self.shoe_id, "shuffle": self.shuffle, "position": self.position}
-
-
-def _attribution(event: AuditEvent | None) -> dict[str, Any] | None:
-    """Who did it (the audit event's actor) and, from its hashed payload, for whom and after
-    what: the tamper-evident answer to "who dealt this card?"."""
-    if event is None:
-        return None
-    recorded = event.payload.get("attribution") or {}
-    return {
-        "actor": {"kind": event.actor_kind, "id": event.actor_id, "label": event.actor_label},
-        "on_behalf_of": recorded.get("on_behalf_of"),
-        "via": recorded.get("via"),
-    }
-
-
-def _bet_totals(lines, posted, staked, bets) -> list[dict[str, Any]]:
-    """Per bet: what the replay pays and what the ledger's current posting pays."""
-    out: dict[str, dict[str, Any]] = {}
-    for entry in lines:
-        ref = entry["bet_ref"]
-        bet = bets.get(ref)
-        row = out.setdefault(
-            ref,
-            {
-                "bet_ref": ref,
-                "bet_id": bet.pk if bet else None,
-                "player_id": bet.player_id if bet else None,
-                "wallet_id": bet.wallet_id if bet else None,
-                "stake": 0,
-                "staked": staked.get(ref, 0),
-                "replay_payout": 0,
-                "replay_bonus": 0,
-                "ledger_payout": 0,
-                "ledger_bonus": 0,
-            },
-        )
-        row["stake"] += entry["stake"]
-        row["replay_payout"] += entry["stake_returned"] + entry["winnings"]
-        row["replay_bonus"] += entry["bonus"]
-    for leg in posted:
-        row = out.get(leg["bet_ref"])
-        if row is not None and leg["kind"] in ("payout", "bonus"):
-            row[f"ledger_{leg['kind']}"] += leg["amount"]
-    return list(out.values())
 
 
 def _hands_compact(state: eng.RoundState) -> dict[str, Any]:
@@ -693,77 +334,6 @@ def _hands_compact(state: eng.RoundState) -> dict[str, Any]:
         "boxes": {
             str(n): [[c.code for c in h.cards] for h in box.hands] for n, box in state.boxes.items()
         },
-    }
-
-
-def _current_settlement(txns: list[Transaction]) -> Transaction | None:
-    """The round's settlement posting in force: the original, or the replacement that an
-    approved correction put in its place (``None`` when a correction only reversed it)."""
-    reversed_ids = {t.reverses_id for t in txns if t.reverses_id}
-    candidates = [
-        t for t in txns if t.kind in ("settlement", "replacement") and t.pk not in reversed_ids
-    ]
-    return candidates[-1] if candidates else None
-
-
-def _seals_for(events: list[AuditEvent]) -> list[AuditSeal]:
-    if not events:
-        return []
-    first = min((e.txid, e.pk) for e in events)
-    last = max((e.txid, e.pk) for e in events)
-    seals = []
-    for key in (first, last):
-        event = AuditEvent(pk=key[1], txid=key[0])
-        seal = selectors.audit_event_seal(event)
-        if seal is not None:
-            seals.append(seal.seq)
-    if not seals:
-        return []
-    upper = (
-        max(seals)
-        if len(seals) == 2
-        else AuditSeal.objects.order_by("-seq").values_list("seq", flat=True).first()
-    )
-    return list(AuditSeal.objects.filter(seq__gte=min(seals), seq__lte=upper).order_by("seq"))
-
-
-def _sealed_digest(seal: AuditSeal, event_id: int) -> bytes | None:
-    ids = unpack_ids(bytes(seal.event_ids))
-    try:
-        index = ids.index(event_id)
-    except ValueError:
-        return None
-    digests = bytes(seal.event_digests)
-    return digests[index * DIGEST_SIZE : (index + 1) * DIGEST_SIZE]
-
-
-def _event_digests(ids: list[int]) -> dict[int, bytes]:
-    """The digest (format 1, ``audit.digests``) of each event's current row."""
-    if not ids:
-        return {}
-    id_list = ", ".join(str(int(i)) for i in ids)
-    query = f"SELECT {', '.join(DIGEST_COLUMNS)} FROM audit_auditevent WHERE id IN ({id_list})"
-    db = replica.connection()
-    with transaction.atomic(using=db.alias), db.cursor() as cursor:
-        digest_session(cursor)
-        with cursor.copy(f"COPY ({query}) TO STDOUT") as copy:
-            data = b"".join(copy)
-    out = {}
-    for line in data.split(b"\n")[:-1]:
-        out[int(line.split(b"\t", 1)[0])] = hashlib.sha256(line).digest()
-    return out
-
-
-def _verification_summary(verification: dict[str, Any] | None) -> dict[str, Any] | None:
-    if verification is None:
-        return None
-    return {
-        "event_id": verification.get("event_id"),
-        "recorded_at": verification.get("recorded_at"),
-        "ok": verification.get("ok"),
-        "head_seq": verification.get("head_seq"),
-        "head_hash": verification.get("head_hash"),
-        "problem": verification.get("problem"),
     }
 
 

@@ -1,10 +1,14 @@
 """Reports: each reconciles with the ledger's legs, states its period, generation time and
 software version, exports as CSV and PDF, and every read of it is audited."""
 
+import base64
 import csv as csv_module
+import re
 from decimal import Decimal
 
 import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from django.contrib.auth import get_user_model
 from django.db import connection
 
@@ -185,6 +189,7 @@ def test_reports_format_money_by_currency_and_carry_a_signed_digest(floor):
     assert report.generated_by == "auditor-tests"
     assert report.digest == sha256_hex(canonical_json(report_data(report)))
     assert report.signature["value"] == str(signing.sign(report.digest.encode("ascii")))
+    assert report.signature["key_id"] == signing.key_id()
     viewed = AuditEvent.objects.filter(name="audit.viewed").order_by("-id").first()
     assert viewed.payload["digest"] == report.digest
     row = report.rows[0]
@@ -196,6 +201,15 @@ def test_reports_format_money_by_currency_and_carry_a_signed_digest(floor):
     assert "Hold %" in headers and "hold_pct" not in headers
     csv_text = report_csv(report).decode()
     assert f"{handle // 100}.{handle % 100:02d}" in csv_text and "hold_pct" not in csv_text
+    # a third party checks the export with what it prints: the digest, the signature and the
+    # public key (cryptography alone, none of our code)
+    evidence = re.compile(r"^(Data digest|Signature|Public key)[^:]*: (\S+)$")
+    lines = (line.strip('"').removeprefix("# ") for line in csv_text.splitlines())
+    printed = dict(match.groups() for match in map(evidence.match, lines) if match)
+    public = Ed25519PublicKey.from_public_bytes(base64.b64decode(printed["Public key"]))
+    public.verify(bytes.fromhex(printed["Signature"]), printed["Data digest"].encode("ascii"))
+    with pytest.raises(InvalidSignature):
+        public.verify(bytes.fromhex(printed["Signature"]), b"0" * 64)
     # another report over the same data has another generation time: another digest
     again = report_generate(
         actor=actor, kind="table-shift", period=Period.of(), table_id=floor["crown"].pk
