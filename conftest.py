@@ -231,12 +231,13 @@ def _queue_delete(name: str) -> None:
         print(f"test queue {name} not deleted: {exc}")
 
 
-def wait_until(predicate, *, timeout: float = 30, interval: float = 0.1, message: str = ""):
-    """Poll until ``predicate()`` is truthy; fail with ``message`` after ``timeout`` seconds."""
+def wait_until(predicate, *, timeout: float = 30, interval: float = 0.1, message=""):
+    """Poll until ``predicate()`` is truthy; fail with ``message`` after ``timeout`` seconds.
+    ``message`` may be a callable, read at the failure (e.g. a worker's latest output)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(interval)
-    pytest.fail(message or f"condition not met within {timeout}s")
+    pytest.fail((message() if callable(message) else message) or f"not met within {timeout}s")

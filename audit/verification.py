@@ -7,6 +7,11 @@ the chain has none is *inserted*. The head is also checked against the head reco
 previous successful verification and, if given, an anchor exported earlier
 (``audit_export_head``): a chain cut short or rebuilt shows there.
 
+Retention (``casino/retention``): once old partitions are detached to the archive, the walk
+starts after the archived prefix's head seal, from its chain hash (which must still be that
+seal's), and the archived events of the seals straddling the boundary are skipped; any other
+sealed event that is gone is still *missing*.
+
 Speed: events are read as raw COPY lines in chunks of ~50,000 and hashed with hashlib in one
 list comprehension; only a chunk that does not match is parsed event by event.
 """
@@ -37,6 +42,7 @@ from audit.heads import head_signature_valid
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import batch_hash, seal_header, seal_signature_valid, unpack_ids
 from casino.actors import Actor
+from casino.retention.chain import ArchivedPrefix, audit_archived_prefix
 
 CHUNK_EVENTS = 50_000
 SEAL_PAGE = 1_000
@@ -64,6 +70,8 @@ class VerificationReport:
     duration_s: float = 0.0
     problem: Problem | None = None
     anchors_checked: list[int] = field(default_factory=list)
+    archived_through_seq: int | None = None  # the detached prefix's head seal (retention)
+    events_archived: int = 0  # sealed events after that head found in the archive, not here
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -103,15 +111,25 @@ def audit_chain_verify(
 
 def _walk(cursor, report: VerificationReport, chunk_events: int) -> None:
     prev_hash, next_seq, after = GENESIS_HASH, 1, BEFORE_FIRST
-    for chunk in _seal_chunks(cursor, chunk_events):
+    archive = audit_archived_prefix()
+    if archive is not None:
+        _check_archived_head(cursor, archive)
+        prev_hash, next_seq, after = archive.head_hash, archive.head_seq + 1, archive.head_key
+        report.archived_through_seq = archive.head_seq
+    for chunk in _seal_chunks(cursor, chunk_events, after_seq=next_seq - 1):
         for seal in chunk:
             _check_seal(seal, expected_seq=next_seq, prev_hash=prev_hash)
             prev_hash, next_seq = seal.chain_hash, seal.seq + 1
         last = chunk[-1]
         through = (last.last_txid, last.last_event_id)
         lines = event_lines(cursor, after=after, through=through)
-        if line_digests(lines) != b"".join(seal.event_digests for seal in chunk):
-            raise _Failed(_diagnose(chunk, lines))
+        expected = b"".join(seal.event_digests for seal in chunk)
+        if archive is not None and _has_archived(chunk, archive):
+            kept = [e for e in _expected(chunk) if not archive.archived(e[0])]
+            report.events_archived += len(expected) // DIGEST_SIZE - len(kept)
+            expected = b"".join(digest for _, digest, _ in kept)
+        if line_digests(lines) != expected:
+            raise _Failed(_diagnose(chunk, lines, archive))
         report.events_verified += len(lines)
         report.seals_verified += len(chunk)
         report.head_seq, report.head_hash = last.seq, last.chain_hash
@@ -120,10 +138,30 @@ def _walk(cursor, report: VerificationReport, chunk_events: int) -> None:
     report.events_pending = cursor.fetchone()[0]
 
 
-def _seal_chunks(cursor, chunk_events: int):
+def _check_archived_head(cursor, archive: ArchivedPrefix) -> None:
+    if archive.head_seq == 0:
+        return
+    cursor.execute("SELECT chain_hash FROM audit_auditseal WHERE seq = %s", [archive.head_seq])
+    row = cursor.fetchone()
+    if row is None or row[0] != archive.head_hash:
+        raise _Failed(
+            Problem(
+                "head_mismatch",
+                f"seal {archive.head_seq}, the head of the archived prefix (event "
+                f"{archive.event_id}), no longer has the chain hash recorded at detachment",
+                seal_seq=archive.head_seq,
+            )
+        )
+
+
+def _has_archived(chunk: list[AuditSeal], archive: ArchivedPrefix) -> bool:
+    return any(archive.archived(i) for seal in chunk for i in unpack_ids(seal.event_ids))
+
+
+def _seal_chunks(cursor, chunk_events: int, *, after_seq: int = 0):
     """Seals in chain order, grouped so each group covers about ``chunk_events`` events."""
     chunk: list[AuditSeal] = []
-    size, last_seq = 0, 0
+    size, last_seq = 0, after_seq
     while True:
         cursor.execute(
             f"SELECT {', '.join(_SEAL_COLUMNS)} FROM audit_auditseal "
@@ -175,14 +213,24 @@ def _check_seal(seal: AuditSeal, *, expected_seq: int, prev_hash: str) -> None:
         raise invalid(f"its signature does not verify (key {seal.key_id})")
 
 
-def _diagnose(chunk: list[AuditSeal], lines: list[bytes]) -> Problem:
-    """The first difference, in chain order, between the sealed events and the stored ones."""
-    expected: list[tuple[int, bytes, int]] = []  # (event id, digest, seal seq)
+def _expected(chunk: list[AuditSeal]) -> list[tuple[int, bytes, int]]:
+    """(event id, digest, seal seq) of every event the seals of ``chunk`` list, in order."""
+    expected = []
     for seal in chunk:
         ids = unpack_ids(seal.event_ids)
         for index, event_id in enumerate(ids):
             digest = seal.event_digests[index * DIGEST_SIZE : (index + 1) * DIGEST_SIZE]
             expected.append((event_id, digest, seal.seq))
+    return expected
+
+
+def _diagnose(
+    chunk: list[AuditSeal], lines: list[bytes], archive: ArchivedPrefix | None = None
+) -> Problem:
+    """The first difference, in chain order, between the sealed events and the stored ones."""
+    expected = _expected(chunk)
+    if archive is not None:
+        expected = [e for e in expected if not archive.archived(e[0])]
     actual = [(line_key(line)[1], hashlib.sha256(line).digest()) for line in lines]
     expected_ids = {event_id for event_id, _, _ in expected}
     actual_ids = {event_id for event_id, _ in actual}

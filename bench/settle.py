@@ -165,16 +165,16 @@ def _play_out(state, rng: random.Random, eng) -> list:
     rng.shuffle(shoe)
     out = [eng.BettingClosed()]
     state.apply_in_place(out[0])
-    while state.phase != "complete":
+    while state.phase != eng.Phase.COMPLETE:
         if state.next_card_target() is not None:
             event = eng.CardDealt(shoe.pop())
         else:
             turn = state.turn()
             actions = state.legal_actions()
-            if turn[0] == "hand":
+            if turn.kind == eng.TurnKind.HAND:
                 action = "stand" if "stand" in actions else actions[0]
-                event = eng.Decision(turn[1], turn[2], action)
-            elif turn[0] == "dealer":
+                event = eng.Decision(turn.box, turn.hand, action)
+            elif turn.kind == eng.TurnKind.DEALER:
                 event = eng.DealerDecision("stand" if "stand" in actions else actions[0])
             else:
                 raise RuntimeError(f"unexpected turn {turn}")
@@ -242,6 +242,7 @@ def _big_round_build(actor, table, wallets, boxes: int, per_box: int, seed: int)
 
 def _crown_round(actor, table, wallets, seed: int) -> int:
     """A full Crown round (7 boxes x 3 bets) played through the services; it ends settling."""
+    from tables import engine as eng
     from tables import selectors
     from tables import services as table_services
     from tables.models import Round
@@ -272,13 +273,13 @@ def _crown_round(actor, table, wallets, seed: int) -> int:
             table_services.card_post(actor=actor, round_id=rnd.pk, card=shoe.pop())
             continue
         turn, actions = state.turn(), state.legal_actions()
-        if turn[0] == "hand":
-            controller = players[int(state.boxes[turn[1]].controller)]
+        if turn.kind == eng.TurnKind.HAND:
+            controller = players[int(state.boxes[turn.box].controller)]
             table_services.decision_make(
                 actor=actor, round_id=rnd.pk, player=controller,
                 action="stand" if "stand" in actions else actions[0],
             )  # fmt: skip
-        elif turn[0] == "dealer":
+        elif turn.kind == eng.TurnKind.DEALER:
             table_services.dealer_decision_make(
                 actor=actor, round_id=rnd.pk, action="stand" if "stand" in actions else "hit"
             )

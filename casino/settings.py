@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "casino.api",
     "casino.demo",
     "casino.console",
+    "casino.retention.apps.RetentionConfig",
     "audit.apps.AuditConfig",
     "forensics.apps.ForensicsConfig",
     "ledger.apps.LedgerConfig",
@@ -313,10 +314,21 @@ if not CELERY_BROKER_URL:
     }
     # The filesystem transport has no fanout exchange for remote control.
     CELERY_WORKER_ENABLE_REMOTE_CONTROL = False
+elif CELERY_BROKER_URL.startswith(("amqp://", "amqps://", "pyamqp://")):
+    # Publisher confirms: a publish returns once RabbitMQ holds the message. Without them a
+    # process that published nothing for a while (the broker has closed its connection for
+    # missed heartbeats) writes its next message into a dead socket and loses it silently;
+    # with them the missing confirm raises, and kombu reconnects and publishes again.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"confirm_publish": True}
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "casino")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Timers travel as ETA messages in the same queue as settlements, and a worker holds an ETA
+# message unacknowledged until it is due: with a window of 1 a settlement queued behind a
+# betting-close or decision timer waited for that timer's due time (10 s and more, measured in
+# tests/faults/test_settlement_faults.py). A window of 4 lets settlements pass held timers;
+# acks_late still returns everything a dead worker held to the queue.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -432,6 +444,15 @@ AUDIT_EXPORT_DIR = env_str("AUDIT_EXPORT_DIR", str(DATA_DIR / "audit-exports"))
 CELERY_BEAT_SCHEDULE["audit-export-day"] = {
     "task": "audit.export_day",
     "schedule": crontab(minute=env_int("AUDIT_EXPORT_MINUTE", 30)),
+}
+
+# --- Retention: monthly partitions of the append-only tables (casino/retention) ------------
+# Months of partitions kept ready ahead of the current one (created daily by beat), and where
+# ``manage.py partitions detach`` moves a detached month (README "Retention").
+RETENTION_MONTHS_AHEAD = env_int("RETENTION_MONTHS_AHEAD", 3)
+CELERY_BEAT_SCHEDULE["retention-partitions-ensure"] = {
+    "task": "retention.partitions_ensure",
+    "schedule": crontab(hour=1, minute=15),
 }
 
 # Structured JSON logs on stderr (casino/logs.py); LOG_FORMAT=console for a terminal.

@@ -59,10 +59,12 @@ def _hand_label(box: int, index: int) -> str:
     return f"box {box} hand {index}"
 
 
-def _target_label(target) -> str:
+def _target_label(target: eng.CardTarget | None) -> str:
     if target is None:
         return ""
-    return "dealer" if target[0] == "dealer" else _hand_label(target[1], target[2])
+    if target.kind == eng.TargetKind.DEALER:
+        return eng.TargetKind.DEALER.value
+    return _hand_label(target.box, target.hand)
 
 
 class _Replay:

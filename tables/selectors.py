@@ -185,19 +185,19 @@ def caller_actions(state: eng.RoundState, *, player_id: int | None) -> list[dict
     if player_id is None:
         return []
     turn = state.turn()
-    if turn is None or turn[0] == "dealer":
+    if turn is None or turn.kind == eng.TurnKind.DEALER:
         return []
     me = str(player_id)
     out = []
-    if turn[0] == "hand":
-        box = state.boxes[turn[1]]
+    if turn.kind == eng.TurnKind.HAND:
+        box = state.boxes[turn.box]
         if box.controller != me:
             return []
         for action in state.legal_actions():
             rng = state.amount_range(action)
             out.append(_action(action, box.bet_ids[0], rng))
         return out
-    for bet_id in turn[-1]:
+    for bet_id in turn.bets:
         if state.bets[bet_id].player_id != me:
             continue
         for action in state.legal_actions(bet_id):

@@ -19,6 +19,7 @@ urlpatterns = [
     path("tables/<int:pk>/dealer/", views.TableDealerView.as_view(), name="table-dealer"),
     path("tables/<int:pk>/clone/", views.TableCloneView.as_view(), name="table-clone"),
     path("tables/<int:pk>/retire/", views.TableRetireView.as_view(), name="table-retire"),
+    path("tables/<int:pk>/setup/", views.TableSetupView.as_view(), name="table-setup"),
     path("tables/<int:pk>/rounds/", views.TableRoundsView.as_view(), name="table-rounds"),
     path("tables/<int:pk>/shoes/", views.TableShoesView.as_view(), name="table-shoes"),
     path("rounds/<int:pk>/", views.RoundDetailView.as_view(), name="round-detail"),

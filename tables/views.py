@@ -634,3 +634,34 @@ class TableRetireView(APIView):
         table = selectors.table_get(pk=pk)
         table = services.table_retire(actor=_actor(request), table_id=table.pk)
         return Response(TableOutputSerializer(table_data(table)).data)
+
+
+class TableSetupView(APIView):
+    """The table's name, pit and card source (omitted fields keep their value; ``pit_id``
+    null: no pit); logged. The card source changes only while the table is closed (409)."""
+
+    required_permissions = {"POST": OPERATE}
+    write_scope = Scope.PIT
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=120, required=False)
+        pit_id = IdField(required=False, allow_null=True)
+        card_source = serializers.ChoiceField(choices=Table.CardSource.choices, required=False)
+
+    @extend_schema(request=InputSerializer, responses=TableOutputSerializer)
+    def post(self, request, pk: int):
+        data = validated(self.InputSerializer, request)
+        table = selectors.table_get(pk=pk)
+        pit = table.pit
+        if "pit_id" in data:
+            pit = Pit.objects.filter(pk=data["pit_id"]).first() if data["pit_id"] else None
+            if data["pit_id"] and pit is None:
+                raise ValidationFailed("No such pit.", errors={"pit_id": ["unknown"]})
+        table = services.table_setup_set(
+            actor=_actor(request),
+            table_id=table.pk,
+            name=data.get("name", table.name),
+            pit=pit,
+            card_source=data.get("card_source", table.card_source),
+        )
+        return Response(TableOutputSerializer(table_data(table)).data)

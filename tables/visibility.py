@@ -9,7 +9,7 @@ from typing import Any
 
 from tables import engine as eng
 
-FACE_DOWN_UNTIL = ("dealer", "complete")
+FACE_DOWN_UNTIL = (eng.Phase.DEALER, eng.Phase.COMPLETE)
 
 
 def dealer_hidden(state: eng.RoundState) -> bool:
@@ -24,23 +24,24 @@ def turn_json(state: eng.RoundState) -> dict[str, Any] | None:
     turn = state.turn()
     if turn is None:
         return None
-    kind = turn[0]
-    if kind == "hand":
-        return {"kind": kind, "box": turn[1], "hand_index": turn[2], "bets": []}
-    if kind == "match":
-        return {"kind": kind, "box": turn[1], "hand_index": turn[2], "bets": list(turn[3])}
-    if kind == "dealer":
-        return {"kind": kind, "box": None, "hand_index": None, "bets": []}
-    return {"kind": kind, "box": None, "hand_index": None, "bets": list(turn[1])}
+    return {
+        "kind": turn.kind.value,
+        "box": turn.box,
+        "hand_index": turn.hand,
+        "bets": list(turn.bets),
+    }
 
 
-def target_json(target, *, forced: bool = False) -> dict[str, Any] | None:
+def target_json(target: eng.CardTarget | None, *, forced: bool = False) -> dict[str, Any] | None:
     """Where a card goes; ``forced``: the rules deal it without a decision (§6, §7)."""
     if target is None:
         return None
-    if target[0] == "dealer":
-        return {"kind": "dealer", "box": None, "hand_index": None, "forced": False}
-    return {"kind": "box", "box": target[1], "hand_index": target[2], "forced": forced}
+    return {
+        "kind": target.kind.value,
+        "box": target.box,
+        "hand_index": target.hand,
+        "forced": forced and target.kind == eng.TargetKind.BOX,
+    }
 
 
 def box_face_down(state: eng.RoundState, hand: eng.round.Hand, position: int) -> bool:
@@ -48,7 +49,7 @@ def box_face_down(state: eng.RoundState, hand: eng.round.Hand, position: int) ->
     and every bought card, until the round ends; twisted cards are dealt face up. A split
     ace was shown to split, so a split hand's first card is face up. Only the box's own player
     sees them (``round_public_state(player_id=...)``)."""
-    if not state.rules.staking_after_first_card or state.phase == "complete":
+    if not state.rules.staking_after_first_card or state.phase == eng.Phase.COMPLETE:
         return False
     first_hidden = 1 if hand.split else 0
     return first_hidden <= position < 2 + hand.buys

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from django.urls import NoReverseMatch, reverse
 
-from audit.selectors import audit_verification_latest
-
 
 def _url(name: str, query: str = "", **kwargs) -> str | None:
     """A page of the audit app if it is installed (its URL name resolves), else None."""
@@ -64,9 +62,9 @@ def audit_links(*, table=None, round=None, user=None) -> list[dict]:
     ]
 
 
-def verification_status() -> dict:
-    """The chain verification's last recorded outcome, for the dashboard's status line."""
-    latest = audit_verification_latest()
+def verification_status(latest: dict | None) -> dict:
+    """The dashboard's status line for the chain verification's last recorded outcome (as
+    ``audit_verification_latest`` reads it: the floor carries it, read once per render)."""
     if latest is None:
         return {"state": "unknown", "text": "Audit chain: not verified yet"}
     url = reverse("admin:audit_auditevent_change", args=[latest["event_id"]])

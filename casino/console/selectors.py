@@ -383,14 +383,17 @@ def security_alerts(*, now: datetime | None = None) -> list[Alert]:
     return alerts
 
 
-def floor_overview(*, now: datetime | None = None) -> Floor:
-    now = now or timezone.now()
-    tables = list(
+def _floor_tables() -> list[Table]:
+    return list(
         Table.objects.filter(retired_at__isnull=True)
         .select_related("dealer", "rule_set", "pit")
         .order_by("code")
     )
-    latest = {
+
+
+def _latest_rounds() -> dict[int, Round]:
+    """Each table's latest round, in one query."""
+    return {
         r.table_id: r
         for r in Round.objects.order_by("table_id", "-number")
         .distinct("table_id")
@@ -406,105 +409,129 @@ def floor_overview(*, now: datetime | None = None) -> Floor:
             "finished_at",
         )
     }
-    shoes = {
+
+
+def _live_shoes() -> dict[int, Shoe]:
+    # ``position`` is deferred-safe; ``cut_card_out`` reads cut_index and position only.
+    return {
         s.table_id: s for s in Shoe.objects.filter(retired_at__isnull=True).defer("order", "seen")
     }
-    # ``position`` is deferred-safe; ``cut_card_out`` reads cut_index and position only.
-    # Every open void request, whatever its round (a request is never dropped from the floor
-    # while it holds a round; it leaves when it is decided or expires).
-    pending_voids: dict[int, list[VoidRequest]] = {}
-    open_requests = (
+
+
+def _void_alerts(now: datetime) -> dict[int, list[Alert]]:
+    """Every open void request by table, whatever its round: a request stays on the floor
+    while it holds a round and leaves when it is decided or expires."""
+    alerts: dict[int, list[Alert]] = {}
+    requests = (
         VoidRequest.objects.filter(status=VoidRequest.Status.REQUESTED)
         .select_related("round", "requested_by")
         .defer("round__state", "round__settlement")
     )
-    for request in open_requests:
-        pending_voids.setdefault(request.round.table_id, []).append(request)
-    stuck_before = now - SETTLEMENT_SWEEP_GRACE
+    for request in requests:
+        alerts.setdefault(request.round.table_id, []).append(
+            Alert(
+                "warning",
+                f"Round #{request.round.number} on hold: void requested by "
+                f"{request.requested_by} {timesince(request.requested_at, now)} ago waits for "
+                f"approval (expires {request.expires_at:%H:%M:%S})",
+                _admin_url("tables_round_change", request.round_id),
+            )
+        )
+    return alerts
+
+
+STUCK_LISTED = 20  # rounds stuck behind a table's latest one, listed on the floor by name
+
+
+def _stuck_alerts(latest: dict[int, Round], now: datetime) -> tuple[dict[int, Alert], list[Alert]]:
+    """Rounds stuck in settling (past the sweep's grace and not held: a held round's void
+    alert says why it waits), read once: a table's latest round's alert goes on its row, the
+    others (tables whose latest round moved on) on the floor."""
+    stuck = Round.objects.filter(
+        phase=Round.Phase.SETTLING,
+        settling_since__lt=now - SETTLEMENT_SWEEP_GRACE,
+        held_since__isnull=True,
+    ).order_by("settling_since", "id")
+    latest_ids = {r.pk for r in latest.values()}
+    on_rows: dict[int, Alert] = {}
+    behind: list[Alert] = []
+    rows = stuck.values_list("id", "table_id", "table__code", "number", "settling_since")
+    for pk, table_id, code, number, since in rows:
+        url = _admin_url("tables_round_change", pk)
+        if pk in latest_ids:
+            text = f"Round #{number} stuck in settling since {since:%H:%M:%S}"
+            on_rows[table_id] = Alert("error", text, url)
+        elif len(behind) < STUCK_LISTED:
+            text = f"{code} #{number} stuck in settling since {since:%H:%M:%S}"
+            behind.append(Alert("error", text, url))
+    return on_rows, behind
+
+
+def _round_alerts(rnd: Round | None) -> list[Alert]:
+    if rnd is None or not rnd.suspended_reason or rnd.phase not in Round.LIVE:
+        return []
+    url = _admin_url("tables_round_change", rnd.pk)
+    return [Alert("error", f"Round #{rnd.number} suspended: {rnd.suspended_reason}", url)]
+
+
+def _limits_text(table: Table) -> str:
+    text = (
+        f"{money_text(table.min_bet, table.currency)} - {money_text(table.max_bet, table.currency)}"
+    )
+    if table.box_max:
+        text += f" (box {money_text(table.box_max, table.currency)})"
+    return text
+
+
+def _verification_alerts(verification: dict | None) -> list[Alert]:
+    if verification is None or verification.get("ok"):
+        return []
+    return [
+        Alert(
+            "error",
+            f"Audit chain verification FAILED at {verification['recorded_at']:%Y-%m-%d %H:%M}",
+            _admin_url("audit_auditevent_change", verification["event_id"]),
+        )
+    ]
+
+
+def floor_overview(*, now: datetime | None = None) -> Floor:
+    """The floor, computed once per render in a bounded number of queries: each part read
+    once for every table, then one row per table."""
+    now = now or timezone.now()
+    tables = _floor_tables()
+    latest = _latest_rounds()
+    shoes = _live_shoes()
+    voids = _void_alerts(now)
+    stuck, stuck_behind = _stuck_alerts(latest, now)
     dealers = dealers_on_tables()
     figures = _figures(tables, latest, dealers, now)
     rows = []
     for table in tables:
         rnd = latest.get(table.pk)
-        shoe = shoes.get(table.pk)
-        alerts = _dealer_alerts(table, dealers.get(table.pk), now)
-        alerts += _attention_alerts(table, rnd, now)
-        if rnd is not None:
-            url = _admin_url("tables_round_change", rnd.pk)
-            if rnd.suspended_reason and rnd.phase in Round.LIVE:
-                alerts.append(
-                    Alert("error", f"Round #{rnd.number} suspended: {rnd.suspended_reason}", url)
-                )
-            if (
-                rnd.phase == Round.Phase.SETTLING
-                and rnd.settling_since
-                and rnd.settling_since < stuck_before
-                and rnd.held_since is None  # held, not stuck: its void alert says so
-            ):
-                alerts.append(
-                    Alert(
-                        "error",
-                        f"Round #{rnd.number} stuck in settling "
-                        f"since {rnd.settling_since:%H:%M:%S}",
-                        url,
-                    )
-                )
-        for request in pending_voids.get(table.pk, []):
-            age = timesince(request.requested_at, now)
-            alerts.append(
-                Alert(
-                    "warning",
-                    f"Round #{request.round.number} on hold: void requested by "
-                    f"{request.requested_by} {age} ago waits for approval "
-                    f"(expires {request.expires_at:%H:%M:%S})",
-                    _admin_url("tables_round_change", request.round_id),
-                )
-            )
-        limits = (
-            f"{money_text(table.min_bet, table.currency)} - "
-            f"{money_text(table.max_bet, table.currency)}"
-        )
-        if table.box_max:
-            limits += f" (box {money_text(table.box_max, table.currency)})"
+        alerts = [
+            *_dealer_alerts(table, dealers.get(table.pk), now),
+            *_attention_alerts(table, rnd, now),
+            *_round_alerts(rnd),
+            *([stuck[table.pk]] if table.pk in stuck else []),
+            *voids.get(table.pk, []),
+        ]
         rows.append(
             FloorRow(
                 table=table,
                 round=rnd,
-                shoe=shoe,
-                limits=limits,
-                shoe_status=_shoe_status(shoe, table),
+                shoe=shoes.get(table.pk),
+                limits=_limits_text(table),
+                shoe_status=_shoe_status(shoes.get(table.pk), table),
                 alerts=sorted(alerts, key=lambda a: a.level != "error"),  # errors first
                 figures=figures[table.pk],
             )
         )
     verification = audit_verification_latest()
-    floor_alerts = []
-    if verification is not None and not verification.get("ok"):
-        floor_alerts.append(
-            Alert(
-                "error",
-                f"Audit chain verification FAILED at {verification['recorded_at']:%Y-%m-%d %H:%M}",
-                _admin_url("audit_auditevent_change", verification["event_id"]),
-            )
-        )
-    # Rounds stuck in settling on tables whose latest round moved on are still shown.
-    older_stuck = Round.objects.filter(
-        Q(phase=Round.Phase.SETTLING, settling_since__lt=stuck_before, held_since__isnull=True)
-        & ~Q(pk__in=[r.pk for r in latest.values()])
-    ).select_related("table")[:20]
-    for rnd in older_stuck:
-        floor_alerts.append(
-            Alert(
-                "error",
-                f"{rnd} stuck in settling since {rnd.settling_since:%H:%M:%S}",
-                _admin_url("tables_round_change", rnd.pk),
-            )
-        )
-    floor_alerts += security_alerts(now=now)
     pits = _pit_groups(rows)
     return Floor(
         rows=rows,
-        alerts=floor_alerts,
+        alerts=[*_verification_alerts(verification), *stuck_behind, *security_alerts(now=now)],
         verification=verification,
         generated_at=now,
         pits=pits,

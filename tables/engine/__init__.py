@@ -32,35 +32,40 @@ from .events import (
     Withdrawn,
     event_from_json,
 )
-from .round import (
-    PHASES,
-    BoxBets,
-    RoundState,
-    TableLimits,
-    apply,
-    bet_check,
-    event_for_action,
-    fold,
-    new_round,
-)
+from .legality import BoxBets, bet_check
+from .round import RoundState, apply, event_for_action, fold, new_round
 from .rules import PRESETS, PayoutSchedule, Preset, RuleSet, get_preset
 from .settlement import BetSettlement, RoundSettlement, settle, settle_void
 from .shoe import Shoe, ShoeComposition, shuffle_shoe, stacked_shoe, verify_commitment
+from .state import (
+    PHASES,
+    Action,
+    CardTarget,
+    HandStatus,
+    Phase,
+    TableLimits,
+    TargetKind,
+    Turn,
+    TurnKind,
+)
 
 __all__ = [
     "PHASES",
     "PRESETS",
+    "Action",
     "BetPlaced",
     "BetSettlement",
     "BettingClosed",
     "BoxBets",
     "Card",
     "CardDealt",
+    "CardTarget",
     "DealerDecision",
     "Decision",
     "EngineError",
     "EvenMoneyTaken",
     "Event",
+    "HandStatus",
     "HandValue",
     "IllegalAction",
     "ImpossibleCard",
@@ -73,6 +78,7 @@ __all__ = [
     "NotTheirTurn",
     "OutOfTurn",
     "PayoutSchedule",
+    "Phase",
     "Preset",
     "RoundNotComplete",
     "RoundSettlement",
@@ -84,7 +90,10 @@ __all__ = [
     "ShoeExhausted",
     "StakePlaced",
     "TableLimits",
+    "TargetKind",
     "TimeoutDefault",
+    "Turn",
+    "TurnKind",
     "Withdrawn",
     "apply",
     "bet_check",

@@ -53,7 +53,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, fields
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Self
 
 from .cards import RANKS
 from .errors import RuleConflict
@@ -105,37 +105,45 @@ def _json_key(data: dict[str, Any]) -> str | None:
 class _JsonDataclass:
     """to_json / from_json shared by the two rule documents (unknown keys are refused)."""
 
+    # Set by @dataclass on each document class; declared so that ``fields`` and ``replace``
+    # accept the documents as dataclasses.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    def validate(self) -> Self:
+        """The document itself, or RuleConflict naming what is inconsistent."""
+        raise NotImplementedError
+
     def to_json(self) -> dict[str, Any]:
         text = self.__dict__.get("_json_text")
         if text is None:
-            doc = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+            doc = {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
             text = json.dumps(doc)
             object.__setattr__(self, "_json_text", text)  # frozen: a cache, not a field
         return json.loads(text)  # a fresh document each time: callers may change theirs
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]):
+    def from_json(cls, data: dict[str, Any]) -> Self:
         if not isinstance(data, dict):
             raise RuleConflict(f"{cls.__name__} JSON must be an object")
-        key = (cls, _json_key(data))
-        obj = _PARSED.get(key) if key[1] is not None else None
-        if obj is not None:
-            return obj
-        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        text = _json_key(data)
+        cached = _PARSED.get((cls, text)) if text is not None else None
+        if cached is not None:
+            return cached
+        known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RuleConflict(f"{cls.__name__}: unknown field(s) {', '.join(unknown)}")
         obj = cls(**{k: _tupled(v) for k, v in data.items()})
         obj.validate()
-        if key[1] is not None:
+        if text is not None:
             if len(_PARSED) >= _PARSED_MAX:
                 _PARSED.clear()
-            _PARSED[key] = obj
+            _PARSED[(cls, text)] = obj
         return obj
 
-    def replace(self, **changes: Any):
+    def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed (validated)."""
-        obj = dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        obj = dataclasses.replace(self, **changes)
         obj.validate()
         return obj
 
@@ -425,24 +433,24 @@ class PayoutSchedule(_JsonDataclass):
                 raise RuleConflict("twenty_one_by_cards card counts must be >= 3 and ascending")
             _check_odds(f"twenty_one_by_cards[{n}]", odds)
             last = n
-        seen = set()
-        for entry in self.three_card_bonuses:
-            if not (isinstance(entry, tuple) and len(entry) == 3):
+        seen: set[tuple[str, str]] = set()
+        for bonus in self.three_card_bonuses:
+            if not (isinstance(bonus, tuple) and len(bonus) == 3):
                 raise RuleConflict(
-                    f"three_card_bonuses entry {entry!r} must be (pattern, class, odds)"
+                    f"three_card_bonuses entry {bonus!r} must be (pattern, class, odds)"
                 )
-            pattern, klass, odds = entry
+            pattern, klass, odds = bonus
             if pattern not in ("678", "777") or klass not in ("mixed", "suited", "spades"):
-                raise RuleConflict(f"three_card_bonuses entry {entry!r}: unknown pattern or class")
+                raise RuleConflict(f"three_card_bonuses entry {bonus!r}: unknown pattern or class")
             if (pattern, klass) in seen:
                 raise RuleConflict(f"three_card_bonuses lists {pattern} {klass} twice")
             seen.add((pattern, klass))
             _check_odds(f"three_card_bonuses[{pattern} {klass}]", odds)
         last = 0
-        for entry in self.super_bonus_tiers:
-            if not (isinstance(entry, tuple) and len(entry) == 2):
-                raise RuleConflict(f"super_bonus_tiers entry {entry!r} must be (min_stake, prize)")
-            lo, prize = entry
+        for tier in self.super_bonus_tiers:
+            if not (isinstance(tier, tuple) and len(tier) == 2):
+                raise RuleConflict(f"super_bonus_tiers entry {tier!r} must be (min_stake, prize)")
+            lo, prize = tier
             if not (isinstance(lo, int) and isinstance(prize, int)) or lo <= last or prize <= 0:
                 raise RuleConflict("super_bonus_tiers must have ascending positive minimum stakes")
             last = lo

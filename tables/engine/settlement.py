@@ -13,8 +13,9 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import RoundNotComplete
-from .round import BUST, RESCUED, SURRENDERED, WITHDRAWN, Hand, RoundState
+from .round import RoundState
 from .rules import Odds
+from .state import Hand, HandStatus, Phase
 
 WIN_RESULTS = ("win", "pontoon", "five_card_trick", "even_money", "insurance_win")
 NO_ODDS: Odds = (0, 1)
@@ -195,11 +196,11 @@ class _Judge:
         def lose(result: str = "lose") -> BetSettlement:
             return self.line(bet_id, box, i, result, total, 0)
 
-        if h.status == BUST:
+        if h.status == HandStatus.BUST:
             return lose("bust")
-        if h.status == RESCUED:
+        if h.status == HandStatus.RESCUED:
             return self.line(bet_id, box, i, "rescue", total, added)
-        if h.status == SURRENDERED:
+        if h.status == HandStatus.SURRENDERED:
             if r.surrender_void_on_dealer_pontoon and self.dealer_pontoon:
                 return lose("surrender_void")
             back, rem = _odds_pay(base, r.surrender_return)
@@ -239,7 +240,7 @@ class _Judge:
 def _stakes(state: RoundState):
     for b, box in state.boxes.items():
         for i, h in enumerate(box.hands):
-            if h.status == WITHDRAWN:
+            if h.status == HandStatus.WITHDRAWN:
                 continue
             for bet_id, (base, added, _) in h.stakes.items():
                 if base + added:
@@ -248,8 +249,8 @@ def _stakes(state: RoundState):
 
 def settle(state: RoundState) -> RoundSettlement:
     """Settle a complete round, following the spec's order of judgement."""
-    if state.phase != "complete":
-        raise RoundNotComplete(f"the round is in phase {state.phase!r}; settle it when complete")
+    if state.phase != Phase.COMPLETE:
+        raise RoundNotComplete(f"the round is in phase '{state.phase}'; settle it when complete")
     j = _Judge(state)
     lines = [j.judge(b, i, h, bet_id) for b, i, h, bet_id in _stakes(state)]
     lines += [j.insurance(k) for k, bet in state.bets.items() if bet.insurance]
@@ -327,10 +328,10 @@ def settle_void(state: RoundState) -> RoundSettlement:
     j = _Judge(state)
     lines: list[BetSettlement] = []
     for b, i, h, bet_id in _stakes(state):
-        if h.status in (BUST, RESCUED, SURRENDERED) or (
-            state.phase != "betting" and state.decided_at_once(h, bet_id)
+        if h.status in (HandStatus.BUST, HandStatus.RESCUED, HandStatus.SURRENDERED) or (
+            state.phase != Phase.BETTING and state.decided_at_once(h, bet_id)
         ):
-            if h.status == SURRENDERED:
+            if h.status == HandStatus.SURRENDERED:
                 base, added, _ = h.stakes[bet_id]
                 back, rem = _odds_pay(base, state.rules.surrender_return)
                 lines.append(

@@ -44,6 +44,7 @@ from tables.services.table_admin import (
     table_resume,
     table_retire,
     table_rules_set,
+    table_setup_set,
 )
 from tables.services.timers import (
     SETTLEMENT_SWEEP_GRACE,
@@ -108,6 +109,7 @@ __all__ = [
     "table_resume",
     "table_retire",
     "table_rules_set",
+    "table_setup_set",
     "timers_sweep",
     "void_approve",
     "void_cancel",

@@ -33,13 +33,13 @@ WINDOW_RESPONSES = (
     eng.Withdrawn,
 )
 _ENGINE_TO_ROUND = {
-    "betting": Phase.OPEN,
-    "dealing": Phase.DEALING,
-    "staking": Phase.DEALING,
-    "insurance": Phase.DEALING,
-    "playing": Phase.PLAYING,
-    "dealer": Phase.DEALER,
-    "complete": Phase.SETTLING,
+    eng.Phase.BETTING: Phase.OPEN,
+    eng.Phase.DEALING: Phase.DEALING,
+    eng.Phase.STAKING: Phase.DEALING,
+    eng.Phase.INSURANCE: Phase.DEALING,
+    eng.Phase.PLAYING: Phase.PLAYING,
+    eng.Phase.DEALER: Phase.DEALER,
+    eng.Phase.COMPLETE: Phase.SETTLING,
 }
 _PHASE_ORDER = [
     Phase.OPEN,
@@ -154,14 +154,14 @@ class RoundDriver:
             target = before.next_card_target()
             public["target"] = visibility.target_json(target, forced=forced)
             public["forced"] = forced
-            if (
-                target[0] == "dealer"
-                and before.rules.dealer_cards_face_down
-                and before.phase not in visibility.FACE_DOWN_UNTIL
-            ):
-                public["card"] = None  # face down: revealed by a dealer_revealed entry
-            elif target[0] == "box":
-                hand = before.hand(target[1], target[2])
+            if target.kind == eng.TargetKind.DEALER:
+                if (
+                    before.rules.dealer_cards_face_down
+                    and before.phase not in visibility.FACE_DOWN_UNTIL
+                ):
+                    public["card"] = None  # face down: revealed by a dealer_revealed entry
+            elif target.kind == eng.TargetKind.BOX:
+                hand = before.hand(target.box, target.hand)
                 if visibility.box_face_down(before, hand, len(hand.cards)):
                     public["card"] = None  # face down: revealed by a hands_revealed entry
         return public
@@ -169,8 +169,8 @@ class RoundDriver:
     def _reveal_boxes(self, before: eng.RoundState, after: eng.RoundState) -> None:
         if (
             before.rules.staking_after_first_card
-            and before.phase != "complete"
-            and after.phase == "complete"
+            and before.phase != eng.Phase.COMPLETE
+            and after.phase == eng.Phase.COMPLETE
         ):
             hands = {
                 str(number): [[c.code for c in h.cards] for h in box.hands]
@@ -328,7 +328,7 @@ class RoundDriver:
                 _decision_window_open(rnd)
         else:
             rnd.decision_deadline = rnd.decision_token = None
-        if state.phase != "betting":
+        if state.phase != eng.Phase.BETTING:
             _hands_sync(rnd, state)
         rnd.state = state.to_json()
         model_update_changed(rnd, always=["state"])

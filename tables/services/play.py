@@ -226,10 +226,10 @@ def decision_make(
                 f"bet_id {bet_ref!r} is not a bet of player {me} in round {rnd.pk}.",
                 errors={"bet_id": ["not this player's bet in this round"]},
             )
-        if turn is None or turn[0] == "dealer":
+        if turn is None or turn.kind == eng.TurnKind.DEALER:
             raise WrongPhase(f"No player decision is expected now (round {rnd.phase}).")
-        if turn[0] == "hand":
-            _, turn_box, turn_hand = turn
+        if turn.kind == eng.TurnKind.HAND:
+            turn_box, turn_hand = turn.box, turn.hand
             if state.boxes[turn_box].controller != me:
                 raise NotYourTurn(f"It is box {turn_box}'s turn; player {me} does not control it.")
             if (box, hand_index) != (None, None) and (box, hand_index) != (turn_box, turn_hand):
@@ -244,11 +244,11 @@ def decision_make(
         else:
             mine = [
                 b
-                for b in turn[-1]
+                for b in turn.bets
                 if state.bets[b].player_id == me and (bet_ref is None or b == bet_ref)
             ]
             if not mine:
-                raise NotYourTurn(f"Player {me} has no bet waiting for a {turn[0]} decision.")
+                raise NotYourTurn(f"Player {me} has no bet waiting for a {turn.kind} decision.")
             if len(mine) > 1:
                 raise ValidationFailed(
                     "Several of the player's bets are waiting; name one with bet_ref.",

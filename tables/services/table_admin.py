@@ -17,6 +17,7 @@ from tables.models import (
     Box,
     DealerAssignment,
     PayoutScheduleVersion,
+    Pit,
     Round,
     RtpFigure,
     RuleSetVersion,
@@ -123,6 +124,38 @@ def table_retire(*, actor: Actor, table_id: int) -> Table:
             after={"retired_at": table.retired_at.isoformat()},
         )
     return table
+
+
+def table_setup_set(
+    *, actor: Actor, table_id: int, name: str, pit: Pit | None, card_source: str
+) -> Table:
+    """The table's name, pit and card source, logged. The card source changes only while the
+    table is closed: closing retired its shoe, so the next round starts from the new source."""
+    if card_source not in Table.CardSource.values:
+        raise ValidationFailed(
+            f"Unknown card source {card_source!r}.", errors={"card_source": ["unknown"]}
+        )
+    with transaction.atomic():
+        table = table_locked(table_id)
+        if pit is not None and pit.casino_id != table.casino_id:
+            raise ValidationFailed(
+                f"{pit} is not a pit of the table's casino.", errors={"pit": ["other casino"]}
+            )
+        if card_source != table.card_source and table.status != Table.Status.CLOSED:
+            raise WrongPhase(
+                f"Table {table.code} is {table.status}: close it before changing its card source."
+            )
+        before = _setup(table)
+        table.name, table.pit, table.card_source = name, pit, card_source
+        table.save(update_fields=["name", "pit", "card_source"])
+        after = _setup(table)
+        if after != before:
+            _change_log(actor=actor, table=table, kind="setup", before=before, after=after)
+    return table
+
+
+def _setup(table: Table) -> dict[str, Any]:
+    return {"name": table.name, "pit_id": table.pit_id, "card_source": table.card_source}
 
 
 def _config(table: Table) -> dict[str, Any]:

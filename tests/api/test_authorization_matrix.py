@@ -191,6 +191,9 @@ OPERATIONS: dict[tuple[str, str], Op] = {
     ),
     # an open table is refused (409) by the state check, after authorization and scoping
     ("table-retire", "POST"): Op("table", PIT, url=_pk("table"), reached=CONFLICT | {200}),
+    ("table-setup", "POST"): Op(
+        "table", PIT, url=_pk("table"), body=lambda w, t: {"name": "matrix", "pit_id": None}
+    ),
     ("table-limits", "POST"): Op(
         "table", PIT, url=_pk("table"), body=lambda w, t: {"min_bet": 100, "max_bet": 5_000}
     ),
@@ -445,7 +448,8 @@ def _world() -> World:
         w.markers[t] = [f"matrix-op-{t}", f"Matrix Op {t}", f"matrix-player-{t}", f"Matrix {t}"]
     w.dealer = UserFactory(roles=[roles.DEALER])
     for t in "XY":
-        table = w.table[t] = live_table("crown", code=f"matrix-table-{t}")
+        # Betting stays open for the whole matrix however slow the machine (bets come late).
+        table = w.table[t] = live_table("crown", code=f"matrix-table-{t}", betting_seconds=3600)
         w.device[t], raw = device_token_issue(actor=ACTOR, table=table, device_id=f"dev-{t}")
         if t == "X":
             w.clients["device_X"] = _bearer(raw)

@@ -42,9 +42,10 @@ def messages_of(response) -> list[str]:
     return [str(m) for m in response.context["messages"]] if response.context else []
 
 
-def play_to_settlement(table, player, *, stake: int = 1000, box: int = 1):
+def play_to_settlement(table, player, *, stake: int = 1000, box: int = 1, rnd=None):
     """Play one round at a server-shoe table through the services (the demo's simple player
-    policy, the house policy for the banker) and settle it as the worker would."""
+    policy, the house policy for the banker) and settle it as the worker would; ``rnd``: a
+    round already open with ``player``'s bet, carried on from there."""
     import random
 
     from casino.demo.players import choose
@@ -52,8 +53,9 @@ def play_to_settlement(table, player, *, stake: int = 1000, box: int = 1):
     from tables.models import Round
 
     rng = random.Random(7)
-    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
-    services.bet_place(actor=ACTOR, round_id=rnd.pk, player=player, box=box, stake=stake)
+    if rnd is None:
+        rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+        services.bet_place(actor=ACTOR, round_id=rnd.pk, player=player, box=box, stake=stake)
     services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
     for _ in range(200):
         rnd = Round.objects.select_related("table", "rule_set", "payout_schedule").get(pk=rnd.pk)

@@ -5,6 +5,7 @@ import pytest
 
 from audit.models import AuditEvent
 from casino.api import roles
+from casino.money import money_text
 from tables import services
 from tables.models import Round, Table, TableChange, VoidRequest
 from tests.console.helpers import ACTOR, DEVICE, act, messages_of, round_with_bet, staff
@@ -322,4 +323,5 @@ def test_the_round_panel_shows_each_bets_payout_from_the_settlement_record():
     panel = client.get(f"/admin/tables/round/{rnd.pk}/panel/").content.decode()
     results = ",".join(line["result"] for line in rnd.settlement["lines"])
     assert f"<td>{bet.ref}</td>" in panel
-    assert f"<td>{bet.staked_total}</td><td>{line_paid}</td><td>{results}</td>" in panel
+    stake, paid = (money_text(v, rnd.currency) for v in (bet.staked_total, line_paid))
+    assert f"<td>{stake}</td><td>{paid}</td><td>{results}</td>" in panel  # money by currency

@@ -82,6 +82,8 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
     tmp_path, celery_test_queue
 ):
     port = _free_port()
+    metrics = tmp_path / "metrics"
+    metrics.mkdir()
     env = {
         **os.environ,
         "CASINO_ENV": "development",
@@ -89,6 +91,9 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         "CELERY_QUEUE": f"{celery_test_queue}-demo",
         "LEDGER_WEBHOOK_QUEUE": f"{celery_test_queue}-demo-webhooks",
         "CASINO_DATA_DIR": str(tmp_path),
+        # The demo empties its metrics directory at start: its own, not this test process's
+        # (whose counters later tests scrape).
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics),
         "PYTHONUNBUFFERED": "1",
     }
     command = [sys.executable, "manage.py", "demo", "--port", str(port), "--seconds", "240"]

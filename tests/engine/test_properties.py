@@ -21,6 +21,7 @@ from tables.engine import (
     EngineError,
     RoundState,
     TimeoutDefault,
+    TurnKind,
     apply,
     event_for_action,
     event_from_json,
@@ -105,14 +106,15 @@ def random_round(preset, draw):
             e = CardDealt(card.code)
         elif draw(st.integers(0, 9)) == 0:
             e = TimeoutDefault()
-        elif turn[0] in ("hand", "dealer"):
+        elif turn.kind in (TurnKind.HAND, TurnKind.DEALER):
             legal = state.legal_actions()
             assert legal, turn
-            _illegal_refused(state, legal, HAND_ACTIONS if turn[0] == "hand" else ["hit", "stand"])
+            kind_actions = HAND_ACTIONS if turn.kind == TurnKind.HAND else ["hit", "stand"]
+            _illegal_refused(state, legal, kind_actions)
             action = draw(st.sampled_from(legal))
             e = event_for_action(state, action, _amount(state, action, None, draw))
         else:
-            bet_id = draw(st.sampled_from(turn[-1]))
+            bet_id = draw(st.sampled_from(turn.bets))
             legal = state.legal_actions(bet_id)
             _illegal_refused(state, legal, WINDOW_ACTIONS, bet_id)
             action = draw(st.sampled_from(legal))

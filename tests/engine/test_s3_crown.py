@@ -8,9 +8,13 @@ from tables.engine import (
     BetPlaced,
     BettingClosed,
     CardDealt,
+    CardTarget,
     IllegalAction,
     ImpossibleCard,
     MatchMade,
+    TargetKind,
+    Turn,
+    TurnKind,
     apply,
     get_preset,
     new_round,
@@ -30,8 +34,14 @@ def test_s3_1_deal_order_one_dealer_card_box_order():
     for code in ["2S", "3S", "4S", "5S", "6S"]:
         targets.append(s.next_card_target())
         s = apply(s, CardDealt(code))
-    assert targets == [("box", 1, 0), ("box", 3, 0), ("dealer",), ("box", 1, 0), ("box", 3, 0)]
-    assert len(s.dealer) == 1 and s.phase == "playing" and s.turn() == ("hand", 1, 0)
+    assert targets == [
+        CardTarget(TargetKind.BOX, 1, 0),
+        CardTarget(TargetKind.BOX, 3, 0),
+        CardTarget(TargetKind.DEALER),
+        CardTarget(TargetKind.BOX, 1, 0),
+        CardTarget(TargetKind.BOX, 3, 0),
+    ]
+    assert len(s.dealer) == 1 and s.phase == "playing" and s.turn() == Turn(TurnKind.HAND, 1, 0)
 
 
 def test_s3_1_spanish_shoe_refuses_a_ten():
@@ -210,7 +220,9 @@ def test_s3_2_split_aces_not_resplit():
     s = apply(s, D(1, "split"))
     s = apply(s, CardDealt("AD"))
     # the first ace hand got an ace: one card only, no further action, no resplit
-    assert s.hand(1, 0).status == "stood" and s.next_card_target() == ("box", 1, 1)
+    assert s.hand(1, 0).status == "stood" and s.next_card_target() == CardTarget(
+        TargetKind.BOX, 1, 1
+    )
 
 
 def test_s3_2_double_after_split_not_split_aces():
@@ -228,7 +240,7 @@ def test_s3_2_no_insurance_window_on_dealer_ace():
     s = new_round(r, p)
     for e in [*bets((1, 1000)), BettingClosed(), *map(CardDealt, ["8S", "AH", "7C"])]:
         s = apply(s, e)
-    assert s.phase == "playing" and s.turn() == ("hand", 1, 0)
+    assert s.phase == "playing" and s.turn() == Turn(TurnKind.HAND, 1, 0)
 
 
 @pytest.mark.parametrize(

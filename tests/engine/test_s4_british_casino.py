@@ -6,12 +6,16 @@ from tables.engine import (
     BetPlaced,
     BettingClosed,
     CardDealt,
+    CardTarget,
     EvenMoneyTaken,
     IllegalAction,
     InsuranceDeclined,
     InsuranceTaken,
     MatchMade,
     OutOfTurn,
+    TargetKind,
+    Turn,
+    TurnKind,
     apply,
     get_preset,
     new_round,
@@ -32,7 +36,7 @@ def _state(bet_events, cards):
 
 def test_s4_deal_order_and_dealer_second_card_after_play():
     s = _state(bets((1, 1000), (2, 1000)), ["2S", "3S", "4S", "5S", "6S"])
-    assert len(s.dealer) == 1 and s.turn() == ("hand", 1, 0)
+    assert len(s.dealer) == 1 and s.turn() == Turn(TurnKind.HAND, 1, 0)
 
 
 def test_s4_equal_total_goes_to_dealer():
@@ -72,7 +76,7 @@ def test_s4_insurance_each_bet_own_choice_pays_2_to_1():
 
 def test_s4_insurance_capped_at_half_own_stake_and_lost_without_pontoon():
     s = _state(bets((1, 1001)), ["9S", "AH", "9C"])
-    assert s.turn() == ("insurance", ("b1",))
+    assert s.turn() == Turn(TurnKind.INSURANCE, bets=("b1",))
     assert s.legal_actions("b1") == ["decline", "insurance"]
     with pytest.raises(IllegalAction, match="between 1 and 500"):
         apply(s, InsuranceTaken("b1", 501))
@@ -178,7 +182,7 @@ def test_s4_soft_21_may_draw_hard_21_stops():
     s = _state(bets((1, 1000)), ["AS", "9H", "5C"])
     s = apply(s, D(1, "hit"))
     s = apply(s, CardDealt("5D"))
-    assert s.turn() == ("hand", 1, 0) and "hit" in s.legal_actions()
+    assert s.turn() == Turn(TurnKind.HAND, 1, 0) and "hit" in s.legal_actions()
     s = _state(bets((1, 1000)), ["KS", "9H", "5C"])
     s = apply(s, D(1, "hit"))
     s = apply(s, CardDealt("6D"))
@@ -207,14 +211,14 @@ def test_s4_bets_behind_match_exactly_own_stake():
     evs = [BetPlaced("a", 1, 1000, "alice"), BetPlaced("b", 1, 400, "bob", True)]
     s = _state(evs, ["5S", "9H", "6C"])
     s = apply(s, D(1, "double"))
-    assert s.turn() == ("match", 1, 0, ("b",)) and s.next_card_target() is None
+    assert s.turn() == Turn(TurnKind.MATCH, 1, 0, ("b",)) and s.next_card_target() is None
     assert s.amount_range("match", "b") == (400, 400)
     with pytest.raises(IllegalAction):
         apply(s, MatchMade("b", 200))
     with pytest.raises(OutOfTurn):
         apply(s, CardDealt("KD"))
     s = apply(s, MatchMade("b"))
-    assert s.next_card_target() == ("box", 1, 0)
+    assert s.next_card_target() == CardTarget(TargetKind.BOX, 1, 0)
 
 
 def test_s4_dealer_pontoon_takes_split_hands():

@@ -6,7 +6,9 @@ from tables.engine import (
     BetPlaced,
     BettingClosed,
     CardDealt,
+    CardTarget,
     IllegalAction,
+    TargetKind,
     apply,
     get_preset,
     new_round,
@@ -34,7 +36,8 @@ def test_s5_deal_order_two_dealer_cards_last():
     for c in ["2S", "3S", "4S", "5S", "6S", "7S"]:
         order.append(s.next_card_target())
         s = apply(s, CardDealt(c))
-    assert order == [("box", 1, 0), ("box", 2, 0), ("dealer",)] * 2
+    box1, box2 = CardTarget(TargetKind.BOX, 1, 0), CardTarget(TargetKind.BOX, 2, 0)
+    assert order == [box1, box2, CardTarget(TargetKind.DEALER)] * 2
 
 
 def test_s5_multihand_up_to_five_boxes_per_player():

@@ -6,7 +6,11 @@ from tables.engine import (
     BetPlaced,
     BettingClosed,
     CardDealt,
+    CardTarget,
     IllegalAction,
+    TargetKind,
+    Turn,
+    TurnKind,
     apply,
     get_preset,
     new_round,
@@ -71,11 +75,11 @@ def test_s6_double_once_then_auto_draw_until_hard_over_14():
 def test_s6_doubled_hand_auto_draw_is_a_forced_card():
     s = _state(bets((1, 1000)), ["2S", "9H", "3C", "8D"])
     s = apply(s, D(1, "double"))
-    assert s.next_card_target() == ("box", 1, 0) and not s.next_card_forced()
+    assert s.next_card_target() == CardTarget(TargetKind.BOX, 1, 0) and not s.next_card_forced()
     s = apply(s, CardDealt("2D"))  # hard 7: draws on without asking
     assert s.turn() is None and s.next_card_forced()
     s = apply(s, CardDealt("9D"))  # hard 16: the player decides again
-    assert s.turn() == ("hand", 1, 0) and not s.next_card_forced()
+    assert s.turn() == Turn(TurnKind.HAND, 1, 0) and not s.next_card_forced()
     assert s.hand(1, 0).forced_cards == (3,)
 
 

@@ -8,10 +8,14 @@ from tables.engine import (
     BetPlaced,
     BettingClosed,
     CardDealt,
+    CardTarget,
     DealerDecision,
     IllegalAction,
     StakePlaced,
+    TargetKind,
     TimeoutDefault,
+    Turn,
+    TurnKind,
     Withdrawn,
     apply,
     get_preset,
@@ -43,7 +47,7 @@ def test_s7_join_with_zero_stake_then_stake_after_first_card():
     with pytest.raises(IllegalAction, match="stake 0"):
         apply(s, BetPlaced("b1", 1, 500, "p1"))
     s = _state([*join(1, 2), BettingClosed()], ["5S", "6S", "7S"])
-    assert s.phase == "staking" and s.turn() == ("staking", ("b1", "b2"))
+    assert s.phase == "staking" and s.turn() == Turn(TurnKind.STAKING, bets=("b1", "b2"))
     assert len(s.dealer) == 1
     s = apply(s, StakePlaced("b1", 500))
     s = apply(s, Withdrawn("b2"))
@@ -51,7 +55,7 @@ def test_s7_join_with_zero_stake_then_stake_after_first_card():
     for c in ["8S", "9S"]:
         targets.append(s.next_card_target())
         s = apply(s, CardDealt(c))
-    assert targets == [("box", 1, 0), ("dealer",)]
+    assert targets == [CardTarget(TargetKind.BOX, 1, 0), CardTarget(TargetKind.DEALER)]
     assert s.phase == "playing"
 
 
@@ -60,7 +64,7 @@ def test_s7_box_that_does_not_stake_withdraws_on_timeout():
     s = apply(s, StakePlaced("b2", 300))
     s = apply(s, TimeoutDefault())
     assert s.bets["b1"].withdrawn and s.hand(1, 0).status == "withdrawn"
-    assert s.next_card_target() == ("box", 2, 0)
+    assert s.next_card_target() == CardTarget(TargetKind.BOX, 2, 0)
 
 
 def test_s7_stand_only_16_to_21_buy_and_twist():
@@ -83,7 +87,7 @@ def test_s7_forced_fifth_card_on_four_cards_hard_11_or_less():
     s = apply(s, D(1, "twist"))
     assert not s.next_card_forced()  # a twist the box chose
     s = apply(s, CardDealt("4C"))  # 2 3 A 4: hard 10, soft 20 → must twist
-    assert s.turn() is None and s.next_card_target() == ("box", 1, 0)
+    assert s.turn() is None and s.next_card_target() == CardTarget(TargetKind.BOX, 1, 0)
     assert s.next_card_forced() and s.hand(1, 0).forced_cards == (4,)
     s = apply(s, CardDealt("KC"))
     assert s.hand(1, 0).status == "stood"  # five cards
@@ -117,7 +121,7 @@ def test_s7_four_cards_over_hard_11_are_not_forced():
         s = apply(s, D(1, "twist"))
         s = apply(s, CardDealt(card))
     # 2 3 4 3: hard 12, stand needs 16: the box decides (twist), nothing is forced
-    assert s.turn() == ("hand", 1, 0) and s.legal_actions() == ["twist"]
+    assert s.turn() == Turn(TurnKind.HAND, 1, 0) and s.legal_actions() == ["twist"]
     assert s.hand(1, 0).forced_cards == ()
 
 
@@ -127,7 +131,7 @@ def test_s7_split_two_aces_each_a_first_card_pontoon_counts():
     s = apply(s, D(1, "split"))
     s = apply(s, CardDealt("KC"))  # first ace: Pontoon
     s = apply(s, CardDealt("6C"))  # second ace: A 6
-    assert s.turn() == ("hand", 1, 1) and "split" not in s.legal_actions()
+    assert s.turn() == Turn(TurnKind.HAND, 1, 1) and "split" not in s.legal_actions()
     s = apply(s, D(1, "stand", 1))
     s = apply(s, DealerDecision("stand"))  # banker 16 stands
     assert paid(settle(s)) == {("b1", 1, 0, "pontoon"): 1000, ("b1", 1, 1, "win"): 1000}
@@ -151,9 +155,9 @@ def test_s7_banker_pontoon_beats_every_box_pontoons_included():
 def test_s7_banker_decides_house_policy_on_timeout_and_ties_to_banker():
     s = _state([*join(1), BettingClosed()], ["KS", "6H", StakePlaced("b1", 500), "7C", "KD"])
     s = apply(s, D(1, "stand"))  # 17
-    assert s.turn() == ("dealer",) and s.legal_actions() == ["hit", "stand"]
+    assert s.turn() == Turn(TurnKind.DEALER) and s.legal_actions() == ["hit", "stand"]
     s = apply(s, TimeoutDefault())  # banker 16 → house policy draws
-    assert s.next_card_target() == ("dealer",)
+    assert s.next_card_target() == CardTarget(TargetKind.DEALER)
     s = apply(s, CardDealt("AC"))  # 17
     s = apply(s, TimeoutDefault())  # stands on any 17
     assert s.phase == "complete" and paid(settle(s)) == {("b1", 1, 0, "lose"): 0}

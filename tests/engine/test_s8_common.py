@@ -22,6 +22,8 @@ from tables.engine import (
     StakePlaced,
     TableLimits,
     TimeoutDefault,
+    Turn,
+    TurnKind,
     apply,
     event_from_json,
     get_preset,
@@ -64,7 +66,7 @@ def test_s8_stops_soft_21_only_in_crown_and_online_2deck(preset, stops):
 def test_s8_stops_pontoon_is_never_asked(preset):
     extra = ["9D"] if get_preset(preset).rules.dealer_cards_before_play == 2 else []
     s = _state(preset, bets((1, 1000), (2, 1000)), ["AS", "9S", "9H", "KC", "9C", *extra])
-    assert s.turn() == ("hand", 2, 0)
+    assert s.turn() == Turn(TurnKind.HAND, 2, 0)
 
 
 # --- bets behind --------------------------------------------------------------------------
@@ -92,7 +94,7 @@ def test_s8_bets_behind_follow_and_non_matcher_keeps_first_hand():
 def test_s8_split_matched_again_at_each_resplit():
     s = _state("crown", _behind(), ["8S", "9H", "8C"])
     s = apply(s, D(1, "split"))
-    assert s.turn() == ("match", 1, 0, ("b",))
+    assert s.turn() == Turn(TurnKind.MATCH, 1, 0, ("b",))
     s = apply(s, MatchMade("b"))
     s = apply(s, CardDealt("8D"))
     s = apply(s, D(1, "split"))
@@ -112,7 +114,7 @@ def test_s8_second_double_matched_only_by_bettor_who_matched_first():
     s = apply(s, MatchDeclined("c"))
     s = apply(s, CardDealt("2D"))
     s = apply(s, D(1, "double"))
-    assert s.turn() == ("match", 1, 0, ("b",))
+    assert s.turn() == Turn(TurnKind.MATCH, 1, 0, ("b",))
 
 
 def test_s8_rescue_settles_every_bet_each_gets_back_its_double():
@@ -187,7 +189,7 @@ def test_s8_timeout_twists_in_traditional():
 
 def test_s8_timeout_declines_matches_and_insurance():
     s = _state("british_casino", _behind(), ["2S", "AH", "3C"])
-    assert s.turn()[0] == "insurance"
+    assert s.turn().kind == TurnKind.INSURANCE
     s = apply(s, TimeoutDefault())
     assert all(b.insurance == 0 and not b.even_money for b in s.bets.values())
     s = apply(s, D(1, "double"))
@@ -309,7 +311,7 @@ def test_s8_void_decided_outcomes_stand_undecided_returned():
         ["AS", "KS", "5S", "9H", "KC", "QS", "5C", D(2, "hit"), "KH"],
     )
     # box1 Pontoon decided at once (dealer 9), box2 bust, box3 pending
-    assert s.turn() == ("hand", 3, 0)
+    assert s.turn() == Turn(TurnKind.HAND, 3, 0)
     with pytest.raises(RoundNotComplete):
         settle(s)
     v = settle_void(s)
@@ -351,7 +353,7 @@ def test_s8_void_pays_a_standing_crown_21_and_pontoon_at_their_odds():
     # 6-7-8 mixed (3:2) with a bet behind, box 2 Pontoon (3:2), box 3 on 17 still to act
     evs = [*bets((1, 1000), (2, 1000), (3, 1000)), BetPlaced("x", 1, 600, "xena", True)]
     s = _state("crown", evs, ["6S", "AS", "9C", "9H", "7H", "KC", "8C", D(1, "hit"), "8D"])
-    assert s.turn() == ("hand", 3, 0)
+    assert s.turn() == Turn(TurnKind.HAND, 3, 0)
     v = settle_void(s)
     assert v.void and paid(v) == {
         ("b1", 1, 0, "win"): 2500,
@@ -379,7 +381,7 @@ def test_s8_void_returns_a_21_that_still_waits_for_the_dealer():
     s = _state("british_casino", bets((1, 1000), (2, 1000)), ["5S", "9C", "9H", "6C", "8C"])
     s = apply(s, D(1, "hit"))
     s = apply(s, CardDealt("KD"))
-    assert s.hand(1, 0).status == "stood" and s.turn() == ("hand", 2, 0)
+    assert s.hand(1, 0).status == "stood" and s.turn() == Turn(TurnKind.HAND, 2, 0)
     assert paid(settle_void(s)) == {
         ("b1", 1, 0, "void_returned"): 1000,
         ("b2", 2, 0, "void_returned"): 1000,

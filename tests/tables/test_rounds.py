@@ -11,6 +11,7 @@ from audit.models import AuditEvent
 from casino.api import roles
 from casino.errors import Conflict, PermissionDenied
 from ledger.models import Transaction
+from tables import engine as eng
 from tables import selectors, services
 from tables.errors import (
     BettingClosed,
@@ -345,7 +346,7 @@ def test_server_shoe_commits_before_the_first_card_and_reveals_at_retirement():
     rnd = Round.objects.get(pk=rnd.pk)
     while rnd.phase in Round.LIVE:
         state = selectors.round_state(rnd)
-        if state.turn() == ("hand", 1, 0):
+        if state.turn() == eng.Turn(eng.TurnKind.HAND, 1, 0):
             action = "stand" if "stand" in state.legal_actions() else "hit"
             decide(a, action)(rnd.pk)
         rnd = Round.objects.get(pk=rnd.pk)
@@ -414,7 +415,7 @@ def test_pit_replaces_a_server_shoe_between_rounds_and_the_old_one_is_revealed()
     rnd = Round.objects.get(pk=rnd.pk)
     while rnd.phase in Round.LIVE:
         state = selectors.round_state(rnd)
-        if state.turn() == ("hand", 1, 0):
+        if state.turn() == eng.Turn(eng.TurnKind.HAND, 1, 0):
             decide(a, "stand")(rnd.pk)
         rnd = Round.objects.get(pk=rnd.pk)
     first.refresh_from_db()

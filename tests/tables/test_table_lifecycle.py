@@ -91,3 +91,33 @@ def test_the_console_clones_and_retires_through_the_same_services():
     assert AuditEvent.objects.filter(
         name="admin.action", payload__action="retire", payload__object_id=str(source.pk)
     ).exists()
+
+
+def test_the_api_sets_name_pit_and_card_source_through_the_console_s_service(client_for):
+    table = live_table("crown", card_source="server_shoe")
+    pit = Pit.objects.create(casino=table.casino, code="south", name="South")
+    foreign = Pit.objects.create(casino=CasinoFactory(code="elsewhere"), code="x", name="X")
+    api = client_for(roles.PIT_BOSS)
+    url = f"/api/v1/tables/{table.pk}/setup/"
+    done = api.post(url, {"name": "Crown South", "pit_id": pit.pk}, format="json")
+    assert done.status_code == 200, done.json()
+    table.refresh_from_db()
+    assert (table.name, table.pit, table.card_source) == ("Crown South", pit, "server_shoe")
+    change = TableChange.objects.get(table=table, kind="setup")
+    assert change.after == {"name": "Crown South", "pit_id": pit.pk, "card_source": "server_shoe"}
+    assert AuditEvent.objects.filter(name="tables.table_changed", table_id=table.pk).exists()
+    # another casino's pit, an unknown pit, and a card source while open are refused
+    assert api.post(url, {"pit_id": foreign.pk}, format="json").status_code == 400
+    assert api.post(url, {"pit_id": 10**9}, format="json").status_code == 400
+    busy = api.post(url, {"card_source": "card_reader"}, format="json")
+    assert busy.status_code == 409 and "close it" in busy.json()["detail"]
+    services.table_close(actor=ACTOR, table_id=table.pk)
+    moved = api.post(url, {"card_source": "card_reader", "pit_id": None}, format="json")
+    assert moved.status_code == 200
+    table.refresh_from_db()
+    assert (table.card_source, table.pit_id, table.name) == ("card_reader", None, "Crown South")
+    # an unchanged setup logs nothing more
+    before = TableChange.objects.filter(table=table, kind="setup").count()
+    assert api.post(url, {}, format="json").status_code == 200
+    assert TableChange.objects.filter(table=table, kind="setup").count() == before
+    assert client_for(roles.DEALER).post(url, {}, format="json").status_code == 403

@@ -13,6 +13,7 @@ from casino.celery import app
 from casino.errors import Conflict, PermissionDenied, ValidationFailed
 from conftest import wait_until
 from ledger.models import Account, Leg
+from tables import engine as eng
 from tables import selectors, services
 from tables.errors import BettingClosed, FourEyesRequired, RoundHeld, WrongPhase
 from tables.models import Decision, Round, RoundEvent, VoidRequest
@@ -49,7 +50,8 @@ def _playing(preset="british_casino", **table_fields):
     for card in ["TS", "TC", "9H", "8C", "6D"]:
         services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
     rnd = Round.objects.get(pk=rnd.pk)
-    assert selectors.round_state(rnd).turn() == ("hand", 1, 0) and rnd.decision_token
+    assert selectors.round_state(rnd).turn() == eng.Turn(eng.TurnKind.HAND, 1, 0)
+    assert rnd.decision_token
     return rnd, a, b
 
 

@@ -8,23 +8,19 @@ register = template.Library()
 
 @register.inclusion_tag("console/floor_block.html", takes_context=True)
 def floor_dashboard(context, full=False):
-    """The floor dashboard (for staff who may view tables), refreshing itself."""
+    """The floor dashboard (for staff who may view tables), refreshing itself. The floor and
+    its audit-chain status are computed once per render: the page's own ``floor`` when its
+    view built one (the floor page), else here (the console's front page)."""
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is None or not user.has_perm("tables.view_table"):
         return {"hidden": True}
+    floor = context.get("floor") or floor_overview()
+    can_audit = user.has_perm("audit.view_auditevent")
     return {
-        "floor": floor_overview(),
-        "links": audit_links() if user.has_perm("audit.view_auditevent") else [],
-        "verification": verification_status() if user.has_perm("audit.view_auditevent") else None,
+        "floor": floor,
+        "links": audit_links(user=user),
+        "verification": verification_status(floor.verification) if can_audit else None,
         "full": full,
         "request": request,
     }
-
-
-@register.filter
-def console_json(value) -> str:
-    """Compact JSON for event payloads (not Python's repr)."""
-    import json
-
-    return json.dumps(value, separators=(", ", ": "), default=str)
