@@ -22,6 +22,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -38,7 +39,7 @@ from forensics.verify_bundle import BUNDLE_FORMAT, FILES, row_fields
 from ledger.selectors import AccountingFilter, ShiftGrid, table_accounting
 from tables import engine as eng
 from tables.models import Casino, Round, RoundEvent, Shoe, Table
-from tables.selectors import shift_calendar
+from tables.selectors import shift_calendar, shift_calendars
 from tables.shifts import ShiftCalendar
 
 
@@ -54,21 +55,36 @@ def gaming_day_closed_last(calendar: ShiftCalendar, now: datetime | None = None)
     return calendar.gaming_day_of(now or timezone.now()) - timedelta(days=1)
 
 
-def export_casino(casino_id: int | None = None) -> Casino:
-    """The casino a bundle is for: the one named, or the only one there is."""
+def export_casino(casino_id: int | None = None) -> Casino | None:
+    """The casino a bundle is for: the one named, or the only one there is (None while there
+    is no casino at all: UTC days, the audit log's events only)."""
     if casino_id is not None:
         casino = Casino.objects.filter(pk=casino_id).first()
         if casino is None:
             raise ValidationFailed(f"no casino {casino_id}")
         return casino
     casinos = list(Casino.objects.order_by("pk")[:2])
-    if len(casinos) != 1:
-        raise ValidationFailed(
-            "a bundle is one casino's gaming day: name the casino"
-            if casinos
-            else "there is no casino yet"
-        )
-    return casinos[0]
+    if len(casinos) > 1:
+        raise ValidationFailed("a bundle is one casino's gaming day: name the casino")
+    return casinos[0] if casinos else None
+
+
+NO_CASINO = "utc"  # the bundle directory's name while there is no casino
+
+
+def export_calendars() -> list[tuple[str, ShiftCalendar, int | None]]:
+    """(directory name, calendar, casino id) of every casino's bundles, by code; one of UTC
+    days while there is no casino."""
+    calendars = shift_calendars()
+    casinos = Casino.objects.order_by("code").values_list("code", "pk")
+    return [(code, calendars[pk], pk) for code, pk in casinos] or [
+        (NO_CASINO, ShiftCalendar("UTC"), None)
+    ]
+
+
+def bundle_dir(name: str, day: date) -> Path:
+    """Where the task writes (and retention looks for) a casino's bundle of ``day``."""
+    return Path(settings.AUDIT_EXPORT_DIR) / name / day.isoformat()
 
 
 def audit_day_export(*, day: date, out: Path, casino_id: int | None = None) -> dict[str, Any]:
@@ -77,7 +93,7 @@ def audit_day_export(*, day: date, out: Path, casino_id: int | None = None) -> d
     one casino. Refuses while an event of the day is not sealed yet (seal first). A day not
     over yet gives a bundle marked ``"complete": false``."""
     casino = export_casino(casino_id)
-    calendar = shift_calendar(casino_id=casino.pk)
+    calendar = shift_calendar(casino_id=casino.pk) if casino else ShiftCalendar("UTC")
     start, end = gaming_day_bounds(calendar, day)
     out.mkdir(parents=True, exist_ok=True)
     if any(out.iterdir()):
@@ -92,7 +108,12 @@ def audit_day_export(*, day: date, out: Path, casino_id: int | None = None) -> d
 
 
 def _bundle_write(
-    casino: Casino, calendar: ShiftCalendar, day: date, start: datetime, end: datetime, out: Path
+    casino: Casino | None,
+    calendar: ShiftCalendar,
+    day: date,
+    start: datetime,
+    end: datetime,
+    out: Path,
 ) -> dict[str, Any]:
     outermost = not connection.in_atomic_block
     with transaction.atomic(), connection.cursor() as cursor:
@@ -112,7 +133,8 @@ def _bundle_write(
         day_events = AuditEvent.objects.filter(occurred_at__gte=start, occurred_at__lt=end)
         manifest: dict[str, Any] = {
             "format": BUNDLE_FORMAT,
-            "casino": {"id": casino.pk, "code": casino.code, "time_zone": casino.time_zone},
+            "casino": casino
+            and {"id": casino.pk, "code": casino.code, "time_zone": casino.time_zone},
             "gaming_day": day.isoformat(),
             "period": {
                 "start": start.isoformat(),
@@ -191,9 +213,13 @@ def _event_lines(cursor, seals: list[AuditSeal]):
         yield {**row_fields(row), "row": row}
 
 
-def _day_rounds(casino: Casino, start: datetime, end: datetime) -> tuple[list[Shoe], list[Round]]:
+def _day_rounds(
+    casino: Casino | None, start: datetime, end: datetime
+) -> tuple[list[Shoe], list[Round]]:
     """The casino's rounds finished (settled or voided) in the day, and the shoes they were
-    dealt from."""
+    dealt from (none without a casino)."""
+    if casino is None:
+        return [], []
     rounds = list(
         Round.objects.filter(
             table__casino_id=casino.pk,
@@ -282,9 +308,11 @@ def _round_line(rnd: Round) -> dict[str, Any]:
     }
 
 
-def _ledger_lines(casino: Casino, day: date, start: datetime, end: datetime):
+def _ledger_lines(casino: Casino | None, day: date, start: datetime, end: datetime):
     """The ledger's table accounting for the casino's gaming day, per table and currency
     (integer minor units): legs posted in [start, end), the day as one span of a shift grid."""
+    if casino is None:
+        return
     tables = Table.objects.filter(casino_id=casino.pk).values_list("pk", flat=True)
     grid = ShiftGrid(
         table_casino=dict.fromkeys(tables, casino.pk),

@@ -334,9 +334,14 @@ def test_a_bundle_is_the_casinos_gaming_day_across_the_spring_clock_change(tmp_p
     assert verify(tmp_path / "29")[0] == 0
 
 
-def test_a_bundle_names_its_casino_when_there_are_several(tmp_path):
+def test_a_bundle_names_its_casino_when_there_are_several_and_none_without_one(tmp_path):
     from casino.errors import ValidationFailed
 
+    # no casino yet: a UTC day of the audit log alone
+    manifest = audit_day_export(day=date(2026, 3, 28), out=tmp_path / "none")
+    assert manifest["casino"] is None and manifest["period"]["hours"] == 24
+    assert manifest["period"]["start"] == "2026-03-28T00:00:00+00:00"
+    assert verify(tmp_path / "none")[0] == 0
     CasinoFactory(code="main")
     CasinoFactory(code="riverside", name="Riverside", time_zone="Australia/Sydney")
     with pytest.raises(ValidationFailed, match="name the casino"):
