@@ -18,8 +18,10 @@ from casino.api import roles
 from casino.version import software_version
 from forensics.reports import Period, report_build, report_generate, rtp_band
 from tables import services
+from tables.engine import PayoutSchedule, RuleSet
 from tables.errors import BettingClosed, RoundSuspended
 from tables.models import Round, RtpFigure, Shuffle
+from tables.rtp import rtp_precomputed
 from tests.factories import UserFactory, funded_player, live_table
 from tests.helpers.staff import login_verified
 from tests.tables.conftest import ACTOR, DEVICE, bet
@@ -125,11 +127,15 @@ def test_game_performance_flags_a_theoretical_rtp_outside_the_band(floor):
     assert row["flag"] == "OUTSIDE 95% BAND"
     # a pair in use without a figure gets the shipped preset figure stored by the report
     british = next(r for r in report.rows if r["game"].startswith("british"))
-    stored = RtpFigure.objects.get(
-        rule_set=floor["settled"][2].rule_set, payout_schedule=floor["settled"][2].payout_schedule
+    pair = floor["settled"][2]
+    stored = RtpFigure.objects.get(rule_set=pair.rule_set, payout_schedule=pair.payout_schedule)
+    shipped, _ = rtp_precomputed(
+        rules=RuleSet.from_json(pair.rule_set.document),
+        payouts=PayoutSchedule.from_json(pair.payout_schedule.document),
     )
-    assert stored.rtp == Decimal("1.003337") and stored.method.startswith("precomputed")
-    assert british["theoretical_rtp_pct"] == 100.334
+    assert Decimal("1.0033") < shipped < Decimal("1.0034")  # tables/rtp_presets.json
+    assert stored.rtp == shipped and stored.method.startswith("precomputed")
+    assert british["theoretical_rtp_pct"] == round(float(shipped) * 100, 3)
     assert "not available" not in british["flag"]
     from forensics.exports import rtp_chart_svg
 
