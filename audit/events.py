@@ -75,7 +75,7 @@ def verification_recorded(*, actor: Actor, report: dict[str, Any]) -> None:
     )
 
 
-# --- dispute cases (audit/disputes.py) ------------------------------------------------------
+# --- dispute cases (forensics/disputes.py) ---------------------------------------------------
 
 DISPUTE_OPENED = "dispute.opened"
 DISPUTE_NOTE_ADDED = "dispute.note_added"

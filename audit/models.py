@@ -102,7 +102,7 @@ class DisputeCase(models.Model):
     """A player's or operator's claim against a round or one bet, worked by the pit.
 
     open -> investigating -> resolved_upheld | resolved_rejected (django-fsm; every step is a
-    service in ``audit/disputes.py`` that records its audit event). An upheld case asks the
+    service in ``forensics/disputes.py`` that records its audit event). An upheld case asks the
     ledger for a correction of the round's settlement (``correction``), which another staff
     member must approve. ``replay`` is the round's replay as attached to the case (summary:
     status, differences, per-bet totals, when and by which software version).

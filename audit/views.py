@@ -1,4 +1,6 @@
-"""The auditor API (read-only). Every read is itself recorded as an ``audit.viewed`` event."""
+"""The audit log's API (read-only): events, verification, the signed head, the public keys.
+Every read is itself recorded as an ``audit.viewed`` event. The investigation endpoints
+(replay, reports, disputes) are in ``forensics``."""
 
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ from rest_framework.views import APIView
 from audit import events, selectors, signing
 from audit.filters import AuditEventFilter
 from audit.heads import audit_head_current, audit_head_export
-from audit.replay import round_replay
 from casino import replica
 
 VIEW = "audit.view_auditevent"
@@ -148,71 +149,3 @@ class HeadExportView(APIView):
         exported = audit_head_export()
         events.viewed_by(request, "head", head_seq=exported["head"]["seq"])
         return Response(self.OutputSerializer(exported).data)
-
-
-class ReplayLineSerializer(serializers.Serializer):
-    line = serializers.IntegerField()
-    bet_ref = serializers.CharField()
-    player_id = serializers.CharField()
-    hand = serializers.CharField()
-    result = serializers.CharField()
-    odds = serializers.CharField()
-    odds_kind = serializers.CharField()
-    stake = serializers.IntegerField()
-    stake_returned = serializers.IntegerField()
-    winnings = serializers.IntegerField()
-    bonus = serializers.IntegerField()
-    bonus_kind = serializers.CharField()
-    paid = serializers.IntegerField()
-    ledger_payout = serializers.IntegerField(allow_null=True)
-    ledger_bonus = serializers.IntegerField(allow_null=True)
-    ledger_leg_ids = serializers.ListField(child=serializers.IntegerField())
-    match = serializers.BooleanField()
-
-
-class ReplayDifferenceSerializer(serializers.Serializer):
-    kind = serializers.CharField(
-        help_text="line | stake | recorded | unposted | unknown_bet | event_modified | "
-        "event_unaudited | audit_event_modified | replay_failed | card_not_in_shoe_order"
-    )
-    bet_ref = serializers.CharField()
-    line = serializers.IntegerField(allow_null=True)
-    hand = serializers.CharField()
-    field = serializers.CharField()
-    replay = serializers.JSONField(allow_null=True)
-    found = serializers.JSONField(allow_null=True)
-    source = serializers.CharField()
-    detail = serializers.CharField()
-
-
-class RoundReplayView(APIView):
-    """A round re-run from its recorded events through the engine under its pinned rules,
-    compared line by line with the ledger, with the proof that its audit events are intact."""
-
-    required_permissions = {"GET": VIEW}
-
-    class OutputSerializer(serializers.Serializer):
-        round = serializers.DictField()
-        generated_at = serializers.DateTimeField()
-        software_version = serializers.CharField()
-        status = serializers.ChoiceField(choices=["match", "differences", "not_settled"])
-        ok = serializers.BooleanField()
-        steps = serializers.ListField(child=serializers.DictField())
-        hands = serializers.ListField(child=serializers.DictField())
-        dealer = serializers.DictField()
-        lines = ReplayLineSerializer(many=True)
-        ledger = serializers.DictField()
-        differences = ReplayDifferenceSerializer(many=True)
-        integrity = serializers.DictField()
-        shoes = serializers.ListField(
-            child=serializers.DictField(),
-            help_text="each shoe's proof: commitments (and when), revealed order, verification",
-        )
-        settled_at = serializers.DateTimeField(allow_null=True)
-
-    @extend_schema(responses=OutputSerializer)
-    def get(self, request, pk: int):
-        with replica.reads():
-            replay = round_replay(round_id=pk)
-        events.viewed_by(request, "replay", round_id=pk, status=replay["status"])
-        return Response(self.OutputSerializer(replay).data)

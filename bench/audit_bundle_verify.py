@@ -1,6 +1,6 @@
-"""Benchmark: the standalone bundle verifier (audit/verify_bundle.py) on 1,000,000 events.
+"""Benchmark: the standalone bundle verifier (forensics/verify_bundle.py) on 1,000,000 events.
 
-Builds a synthetic bundle in the export format (audit/EXPORT_FORMAT.md) without a database:
+Builds a synthetic bundle in the export format (forensics/EXPORT_FORMAT.md) without a database:
 bet-sized COPY rows, seals of 50,000 events (RFC 8785 headers, Ed25519 signatures), a signed
 manifest. Then times a full verification, next to the floor of the same run: one plain
 SHA-256 pass over the same events.jsonl bytes (read in 1 MiB blocks), and SHA-256 per line
@@ -26,8 +26,8 @@ import rfc8785
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from audit import verify_bundle as vb
 from bench.report import result
+from forensics import verify_bundle as vb
 
 N = int(os.environ.get("BENCH_BUNDLE_EVENTS", "1000000"))
 PER_SEAL = 50_000

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "casino.retention.apps.RetentionConfig",
     "casino.sandbox",
     "audit.apps.AuditConfig",
+    "forensics.apps.ForensicsConfig",
     "ledger.apps.LedgerConfig",
     "tables.apps.TablesConfig",
 ]
@@ -441,12 +442,13 @@ if not PRODUCTION:
         AUDIT_SIGNING_KEY = _hmac.new(
             SECRET_KEY.encode(), b"casino.audit.signing", _hashlib.sha256
         ).hexdigest()
-# The regulator's daily export (audit/bundles.py): where `audit.export_day` writes bundles,
-# daily once the gaming day has closed and its last events are sealed.
+# The regulator's daily export (forensics/bundles.py): where `audit.export_day` writes bundles,
+# once a casino's gaming day has closed and its last events are sealed. Hourly, since each
+# casino's gaming day ends at its own local day start; an exported day is not written again.
 AUDIT_EXPORT_DIR = env_str("AUDIT_EXPORT_DIR", str(DATA_DIR / "audit-exports"))
 CELERY_BEAT_SCHEDULE["audit-export-day"] = {
     "task": "audit.export_day",
-    "schedule": crontab(hour=0, minute=env_int("AUDIT_EXPORT_MINUTE", 30)),
+    "schedule": crontab(minute=env_int("AUDIT_EXPORT_MINUTE", 30)),
 }
 
 # --- Retention: monthly partitions of the append-only tables (casino/retention) ------------

@@ -16,6 +16,7 @@ api_v1 = [
     path("", include("casino.api.urls")),
     path("", include("tables.urls")),
     path("", include("audit.urls")),
+    path("", include("forensics.urls")),
     path("", include("ledger.urls")),
     # Public descriptions of the API that touch no data, not even the throttle's counters.
     path("schema/", SpectacularAPIView.as_view(throttle_classes=[]), name="schema"),
@@ -28,7 +29,7 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("admin/audit/", include("audit.console_urls")),  # report and replay pages
+    path("admin/audit/", include("forensics.console_urls")),  # report and replay pages
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
 ]

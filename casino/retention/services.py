@@ -25,7 +25,6 @@ from django.conf import settings
 from django.db import connections, transaction
 from psycopg import sql
 
-from audit.bundles import gaming_day_bounds, gaming_day_closed_last
 from audit.digests import DIGEST_COLUMNS
 from audit.sealing import unpack_ids
 from audit.services import audit_event_record
@@ -33,6 +32,12 @@ from casino.actors import Actor
 from casino.dbsql import TIME_PARTITIONED
 from casino.errors import ValidationFailed
 from casino.retention.chain import AUDIT_TABLE, DETACHED, ArchivedPrefix, audit_archived_prefix
+from forensics.bundles import (
+    bundle_dir,
+    export_calendars,
+    gaming_day_bounds,
+    gaming_day_closed_last,
+)
 
 ARCHIVE_SCHEMA = "casino_archive"
 PARTITIONS_CREATED = "retention.partitions_created"
@@ -225,7 +230,11 @@ def _detachable(table: str, month: date, *, now: datetime | None) -> Partition:
     partition = next((p for p in monthly if p.month == wanted), None)
     if partition is None:
         raise ValidationFailed(f"{table} has no attached partition for {wanted:%Y-%m}")
-    closed_until = gaming_day_bounds(gaming_day_closed_last(now))[1]
+    # every casino's gaming days over the month must be over (and so exportable)
+    closed_until = min(
+        gaming_day_bounds(calendar, gaming_day_closed_last(calendar, now))[1]
+        for _, calendar, _ in export_calendars()
+    )
     if partition.bounds[1] > closed_until:
         raise ValidationFailed(f"{partition.name}: its month is not over yet")
     if partition is not monthly[0]:
@@ -237,21 +246,26 @@ def _detachable(table: str, month: date, *, now: datetime | None) -> Partition:
 
 
 def _bundles_required(partition: Partition) -> dict[str, str]:
-    """The SHA-256 of each gaming day's bundle manifest; refuses if any day has none."""
+    """The SHA-256 of each casino's bundle manifest of every gaming day overlapping the
+    partition's month (``<casino>/<day>``: gaming days are local, the month UTC); refuses if
+    any has none."""
     lower, upper = partition.bounds
-    day, found, missing = lower.date(), {}, []
-    while day < upper.date():
-        manifest = Path(settings.AUDIT_EXPORT_DIR) / day.isoformat() / "manifest.json"
-        try:
-            data = manifest.read_bytes()
-            complete = json.loads(data).get("complete", True) is not False
-        except (OSError, ValueError):
-            data, complete = b"", False
-        if complete:
-            found[day.isoformat()] = hashlib.sha256(data).hexdigest()
-        else:
-            missing.append(day.isoformat())
-        day += timedelta(days=1)
+    found, missing = {}, []
+    for name, calendar, _ in export_calendars():
+        day = calendar.gaming_day_of(lower)
+        last = calendar.gaming_day_of(upper - timedelta(microseconds=1))
+        while day <= last:
+            manifest = bundle_dir(name, day) / "manifest.json"
+            try:
+                data = manifest.read_bytes()
+                complete = json.loads(data).get("complete", True) is not False
+            except (OSError, ValueError):
+                data, complete = b"", False
+            if complete:
+                found[f"{name}/{day.isoformat()}"] = hashlib.sha256(data).hexdigest()
+            else:
+                missing.append(f"{name}/{day.isoformat()}")
+            day += timedelta(days=1)
     if missing:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         raise ValidationFailed(

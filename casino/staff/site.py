@@ -17,7 +17,7 @@ from casino.staff import mfa
 
 class ConsoleAdminSite(admin.AdminSite):
     def has_permission(self, request):
-        # Every page of the console (the admin's and audit/console_urls.py's) checks this.
+        # Every page of the console (the admin's and forensics/console_urls.py's) checks this.
         return super().has_permission(request) and mfa.is_verified(request.user)
 
     def login(self, request, extra_context=None):

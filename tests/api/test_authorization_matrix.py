@@ -35,13 +35,13 @@ from django.db import connection, transaction
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.test import APIClient
 
-from audit import disputes
 from audit.models import AuditEvent
 from casino.actors import Actor
 from casino.api import roles
 from casino.api.services import api_key_issue, device_token_issue
 from casino.api.staff_tokens import staff_token_issue
 from casino.console.models import OperatorStaff
+from forensics import disputes
 from ledger import services as ledger
 from ledger.models import OperatorEvent
 from tables import services as tables

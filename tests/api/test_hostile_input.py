@@ -155,8 +155,8 @@ class World:
         self.correction = ledger_services.correction_request(
             actor=ACTOR, user=self.staff, original=self.deposit, reason="r", replacement_legs=[]
         )
-        from audit.disputes import dispute_open
         from audit.models import AuditEvent
+        from forensics.disputes import dispute_open
 
         self.dispute = dispute_open(actor=ACTOR, user=self.staff, round_id=self.round.pk, claim="c")
         self.event = AuditEvent.objects.order_by("-id").first()

@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from audit.replay import round_replay
 from casino.actors import Actor
 from casino.api import roles
+from forensics.replay import round_replay
 from tables import selectors, services
 from tables.models import Round, Shoe
 from tests.factories import UserFactory, funded_player, live_table
@@ -137,21 +137,33 @@ def test_reader_fed_cards_are_posted_by_the_device_for_the_dealer_of_record():
     assert step["shoe"]["position"] == 1 and step["shoe"]["in_revealed_order"] is None
 
 
+def _time_out(rnd: Round):
+    Round.objects.filter(pk=rnd.pk).update(decision_deadline=timezone.now() - timedelta(seconds=1))
+    return services.round_timeout_apply(round_id=rnd.pk, token=rnd.decision_token)
+
+
 @pytest.mark.django_db
 def test_a_timeout_default_is_the_timers_and_the_cards_it_makes_due_are_the_shoes():
     table = live_table("online_2deck", card_source="server_shoe")
     player = funded_player()
-    for _ in range(20):
+    for _ in range(40):
         rnd = services.round_open(actor=DEVICE, table_id=table.pk)
         services.bet_place(actor=API_KEY, round_id=rnd.pk, player=player, box=1, stake=100)
         services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
         rnd = Round.objects.get(pk=rnd.pk)
+        # a player's decision is due and the dealer will draw after it (below the total the
+        # dealer stands on): a dealer already standing would deal no card after the default
         if rnd.phase in Round.LIVE and rnd.decision_token is not None:
-            break
-        services.round_settle(round_id=rnd.pk)
-    Round.objects.filter(pk=rnd.pk).update(decision_deadline=timezone.now() - timedelta(seconds=1))
+            state = selectors.round_state(rnd)
+            if state.dealer_value().total < state.rules.dealer_stand_total:
+                break
+        while rnd.phase in Round.LIVE and rnd.decision_token is not None:  # play it out
+            _time_out(rnd)
+            rnd = Round.objects.get(pk=rnd.pk)
+        if rnd.phase == Round.Phase.SETTLING:
+            services.round_settle(round_id=rnd.pk)
     before = len(_cards(rnd))
-    assert services.round_timeout_apply(round_id=rnd.pk, token=rnd.decision_token)
+    assert _time_out(rnd)
     default = AuditEvent.objects.get(round_id=rnd.pk, name="tables.round_event.timeout_default")
     assert (default.actor_kind, default.actor_label) == ("system", "tables.decision_timer")
     assert "attribution" not in default.payload

@@ -1,4 +1,4 @@
-"""The regulator's export bundle and the standalone verifier (audit/verify_bundle.py).
+"""The regulator's export bundle and the standalone verifier (forensics/verify_bundle.py).
 
 The verifier is run as a separate Python process in isolated mode (no project on the path,
 Django never imported): what a regulator runs on their own machine.
@@ -12,6 +12,7 @@ import json
 import shutil
 import subprocess
 import sys
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 
 import pytest
@@ -21,16 +22,18 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from audit import signing
-from audit.bundles import audit_day_export, gaming_day_bounds, gaming_day_closed_last
+from forensics.bundles import audit_day_export, gaming_day_bounds, gaming_day_closed_last
 from tables import services
+from tables.models import Casino, Round, ShiftDefinition, ShiftPlan
+from tables.shifts import Plan, ShiftCalendar
 from tests.audit.helpers import seal_everything
 from tests.audit.rounds import settled_round
-from tests.factories import live_table
+from tests.factories import CasinoFactory, live_table
 from tests.tables.conftest import DEVICE
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("empty_log")]
 
-VERIFIER = Path(__file__).resolve().parents[2] / "audit" / "verify_bundle.py"
+VERIFIER = Path(__file__).resolve().parents[2] / "forensics" / "verify_bundle.py"
 
 
 def verify(bundle: Path, *args: str) -> tuple[int, str]:
@@ -258,33 +261,119 @@ def test_an_export_refuses_unsealed_events_and_a_used_directory(tmp_path):
         audit_day_export(day=timezone.now().date(), out=tmp_path / "used")
 
 
-def test_gaming_days_are_utc_days_closed_after_midnight():
-    from datetime import UTC, date, datetime
+LONDON = ShiftCalendar(
+    "Europe/London",
+    [Plan(date(2026, 1, 1), time(6), (("day", time(6)), ("late", time(14)), ("night", time(22))))],
+)
 
-    start, end = gaming_day_bounds(date(2026, 3, 29))
-    assert (start.isoformat(), end.isoformat()) == (
-        "2026-03-29T00:00:00+00:00",
-        "2026-03-30T00:00:00+00:00",
+
+def test_gaming_days_are_the_casinos_local_days_across_clock_changes():
+    """London's gaming day starts at 06:00 local: 23 hours across the spring change (29 March
+    2026, 01:00 GMT -> 02:00 BST), 25 across the autumn one (25 October 2026)."""
+    start, end = gaming_day_bounds(LONDON, date(2026, 3, 28))
+    assert (start, end) == (
+        datetime(2026, 3, 28, 6, tzinfo=UTC),  # 06:00 GMT
+        datetime(2026, 3, 29, 5, tzinfo=UTC),  # 06:00 BST
     )
-    assert gaming_day_closed_last(datetime(2026, 3, 30, 0, 30, tzinfo=UTC)) == date(2026, 3, 29)
+    start, end = gaming_day_bounds(LONDON, date(2026, 10, 24))
+    assert (start, end) == (
+        datetime(2026, 10, 24, 5, tzinfo=UTC),
+        datetime(2026, 10, 25, 6, tzinfo=UTC),
+    )
+    assert gaming_day_bounds(LONDON, date(2026, 6, 1))[0] == datetime(2026, 6, 1, 5, tzinfo=UTC)
+    # 05:30 BST on the 29th is still the 28th's gaming day; an hour later the 28th has closed
+    assert gaming_day_closed_last(LONDON, datetime(2026, 3, 29, 4, 30, tzinfo=UTC)) == date(
+        2026, 3, 27
+    )
+    assert gaming_day_closed_last(LONDON, datetime(2026, 3, 29, 5, 30, tzinfo=UTC)) == date(
+        2026, 3, 28
+    )
+    utc = ShiftCalendar("UTC")  # a casino without a plan in UTC: UTC days, closed at midnight
+    assert gaming_day_bounds(utc, date(2026, 3, 29))[0] == datetime(2026, 3, 29, tzinfo=UTC)
+    assert gaming_day_closed_last(utc, datetime(2026, 3, 30, 0, 30, tzinfo=UTC)) == date(
+        2026, 3, 29
+    )
+
+
+def test_a_bundle_is_the_casinos_gaming_day_across_the_spring_clock_change(tmp_path):
+    """Two rounds finished an hour apart on the morning of 29 March 2026 in London fall in
+    different gaming days (05:30 BST belongs to the 28th, 06:30 BST to the 29th), though both
+    are on the same UTC date; each day's bundle holds its round, states its 23- or 24-hour
+    period, and verifies."""
+    early, late = settled_round("crown"), settled_round("online_8deck")
+    casino = early.table.casino
+    Casino.objects.filter(pk=casino.pk).update(time_zone="Europe/London")
+    plan = ShiftPlan.objects.create(
+        casino=casino, effective_from=date(2026, 1, 1), gaming_day_starts=time(6)
+    )
+    for name, starts in LONDON.plans[0].shifts:
+        ShiftDefinition.objects.create(plan=plan, name=name, starts=starts)
+    Round.objects.filter(pk=early.pk).update(finished_at=datetime(2026, 3, 29, 4, 30, tzinfo=UTC))
+    Round.objects.filter(pk=late.pk).update(finished_at=datetime(2026, 3, 29, 5, 30, tzinfo=UTC))
+    seal_everything()
+
+    out = tmp_path / "28"
+    call_command("audit_export_day", "--date", "2026-03-28", "--out", str(out), "--casino", "main")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["casino"] == {"id": casino.pk, "code": "main", "time_zone": "Europe/London"}
+    assert manifest["period"] == {
+        "start": "2026-03-28T06:00:00+00:00",
+        "end": "2026-03-29T05:00:00+00:00",
+        "local_start": "2026-03-28T06:00:00+00:00",
+        "local_end": "2026-03-29T06:00:00+01:00",
+        "hours": 23,
+    }
+    assert [json.loads(line)["round_id"] for line in lines(out / "rounds.jsonl")] == [early.pk]
+    assert verify(out)[0] == 0, verify(out)[1]
+
+    manifest = audit_day_export(day=date(2026, 3, 29), out=tmp_path / "29")
+    assert manifest["period"]["start"] == "2026-03-29T05:00:00+00:00"
+    assert manifest["period"]["hours"] == 24
+    rounds = [json.loads(line)["round_id"] for line in lines(tmp_path / "29" / "rounds.jsonl")]
+    assert rounds == [late.pk]
+    assert verify(tmp_path / "29")[0] == 0
+
+
+def test_a_bundle_names_its_casino_when_there_are_several_and_none_without_one(tmp_path):
+    from casino.errors import ValidationFailed
+
+    # no casino yet: a UTC day of the audit log alone
+    manifest = audit_day_export(day=date(2026, 3, 28), out=tmp_path / "none")
+    assert manifest["casino"] is None and manifest["period"]["hours"] == 24
+    assert manifest["period"]["start"] == "2026-03-28T00:00:00+00:00"
+    assert verify(tmp_path / "none")[0] == 0
+    CasinoFactory(code="main")
+    CasinoFactory(code="riverside", name="Riverside", time_zone="Australia/Sydney")
+    with pytest.raises(ValidationFailed, match="name the casino"):
+        audit_day_export(day=date(2026, 3, 28), out=tmp_path / "which")
+    riverside = Casino.objects.get(code="riverside")
+    manifest = audit_day_export(day=date(2026, 4, 4), out=tmp_path / "syd", casino_id=riverside.pk)
+    # Sydney's clocks go back on 5 April 2026 (03:00 AEDT -> 02:00 AEST): a 25-hour day there
+    start, end = gaming_day_bounds(ShiftCalendar("Australia/Sydney"), date(2026, 4, 5))
+    assert (end - start).total_seconds() == 25 * 3600
+    assert manifest["period"]["start"] == "2026-04-03T13:00:00+00:00"  # midnight AEDT
+    assert manifest["casino"]["code"] == "riverside"
 
 
 def test_the_daily_task_exports_the_closed_day_once(tmp_path, settings):
     """Beat runs ``audit.export_day`` after midnight; it seals, writes the bundle of the day
     asked for under AUDIT_EXPORT_DIR, and leaves an exported day alone."""
-    from audit.tasks import audit_export_day_task
+    from forensics.tasks import audit_export_day_task
     from tests.audit.helpers import record
 
     assert settings.CELERY_BEAT_SCHEDULE["audit-export-day"]["task"] == "audit.export_day"
     settings.AUDIT_EXPORT_DIR = str(tmp_path)
+    CasinoFactory(code="main")  # in UTC without a shift plan: its gaming day is the UTC date
     record(3)
     seal_everything()  # the task seals too, but other test runs' transactions may delay it
     today = timezone.now().date().isoformat()
-    out = Path(audit_export_day_task.run(day=today))
-    assert out == tmp_path / today
+    [out] = map(Path, audit_export_day_task.run(day=today))
+    assert out == tmp_path / "main" / today
     status, output = verify(out)
     assert status == 0 and "OK: 3 events in" in output, output
     written = (out / "manifest.json").read_bytes()
     record(1)
-    assert audit_export_day_task.run(day=today) == str(out)
+    assert audit_export_day_task.run(day=today) == [str(out)]
     assert (out / "manifest.json").read_bytes() == written
+    yesterday = (timezone.now().date() - timedelta(days=1)).isoformat()
+    assert audit_export_day_task.run() == [str(tmp_path / "main" / yesterday)]

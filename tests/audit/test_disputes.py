@@ -4,11 +4,11 @@ staff member; every step audited; the API by role."""
 
 import pytest
 
-from audit import disputes
 from audit.models import AuditEvent, DisputeCase
 from casino.actors import Actor
 from casino.api import roles
 from casino.errors import Conflict, Unprocessable
+from forensics import disputes
 from ledger.errors import FourEyesRequired
 from ledger.models import Account, Correction
 from tests.factories import UserFactory
@@ -100,7 +100,7 @@ def test_upheld_case_corrects_the_ledger_to_the_replay_with_four_eyes():
     assert _wallet(bet) == before + 1000
     assert AuditEvent.objects.filter(name="dispute.correction_approved").exists()
     assert AuditEvent.objects.filter(name="ledger.correction_approved").exists()
-    from audit.replay import round_replay
+    from forensics.replay import round_replay
 
     assert round_replay(round_id=rnd.pk)["status"] == "match"  # the replacement is in force
 

@@ -5,10 +5,10 @@ import pytest
 from django.db import connection, transaction
 
 from audit.models import AuditEvent
-from audit.replay import round_replay
 from audit.verification import audit_verification_run
 from casino.actors import Actor
 from casino.api import roles
+from forensics.replay import round_replay
 from ledger.models import Leg
 from tables.engine import PRESETS
 from tables.models import RoundEvent

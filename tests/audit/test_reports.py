@@ -1,21 +1,27 @@
 """Reports: each reconciles with the ledger's legs, states its period, generation time and
 software version, exports as CSV and PDF, and every read of it is audited."""
 
+import base64
 import csv as csv_module
+import re
 from decimal import Decimal
 
 import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from django.contrib.auth import get_user_model
 from django.db import connection
 
 from audit.models import AuditEvent
-from audit.reports import Period, report_build, report_generate, rtp_band
 from casino.actors import Actor
 from casino.api import roles
 from casino.version import software_version
+from forensics.reports import Period, report_build, report_generate, rtp_band
 from tables import services
+from tables.engine import PayoutSchedule, RuleSet
 from tables.errors import BettingClosed, RoundSuspended
 from tables.models import Round, RtpFigure, Shuffle
+from tables.rtp import rtp_precomputed
 from tests.factories import UserFactory, funded_player, live_table
 from tests.helpers.staff import login_verified
 from tests.tables.conftest import ACTOR, DEVICE, bet
@@ -121,13 +127,17 @@ def test_game_performance_flags_a_theoretical_rtp_outside_the_band(floor):
     assert row["flag"] == "OUTSIDE 95% BAND"
     # a pair in use without a figure gets the shipped preset figure stored by the report
     british = next(r for r in report.rows if r["game"].startswith("british"))
-    stored = RtpFigure.objects.get(
-        rule_set=floor["settled"][2].rule_set, payout_schedule=floor["settled"][2].payout_schedule
+    pair = floor["settled"][2]
+    stored = RtpFigure.objects.get(rule_set=pair.rule_set, payout_schedule=pair.payout_schedule)
+    shipped, _ = rtp_precomputed(
+        rules=RuleSet.from_json(pair.rule_set.document),
+        payouts=PayoutSchedule.from_json(pair.payout_schedule.document),
     )
-    assert stored.rtp == Decimal("1.003337") and stored.method.startswith("precomputed")
-    assert british["theoretical_rtp_pct"] == 100.334
+    assert Decimal("1.0033") < shipped < Decimal("1.0034")  # tables/rtp_presets.json
+    assert stored.rtp == shipped and stored.method.startswith("precomputed")
+    assert british["theoretical_rtp_pct"] == round(float(shipped) * 100, 3)
     assert "not available" not in british["flag"]
-    from audit.exports import rtp_chart_svg
+    from forensics.exports import rtp_chart_svg
 
     svg = rtp_chart_svg(report.chart)
     assert svg.startswith("<svg") and "#c62828" in svg
@@ -175,8 +185,8 @@ def test_a_correction_approvers_note_is_in_the_exceptions_report(floor):
 def test_reports_format_money_by_currency_and_carry_a_signed_digest(floor):
     from audit import signing
     from audit.canonical import canonical_json, sha256_hex
-    from audit.exports import report_csv, row_cells, total_cells
-    from audit.reports import report_data
+    from forensics.exports import report_csv, row_cells, total_cells
+    from forensics.reports import report_data
 
     actor = Actor.system("auditor-tests")
     report = report_generate(
@@ -185,6 +195,7 @@ def test_reports_format_money_by_currency_and_carry_a_signed_digest(floor):
     assert report.generated_by == "auditor-tests"
     assert report.digest == sha256_hex(canonical_json(report_data(report)))
     assert report.signature["value"] == str(signing.sign(report.digest.encode("ascii")))
+    assert report.signature["key_id"] == signing.key_id()
     viewed = AuditEvent.objects.filter(name="audit.viewed").order_by("-id").first()
     assert viewed.payload["digest"] == report.digest
     row = report.rows[0]
@@ -196,6 +207,15 @@ def test_reports_format_money_by_currency_and_carry_a_signed_digest(floor):
     assert "Hold %" in headers and "hold_pct" not in headers
     csv_text = report_csv(report).decode()
     assert f"{handle // 100}.{handle % 100:02d}" in csv_text and "hold_pct" not in csv_text
+    # a third party checks the export with what it prints: the digest, the signature and the
+    # public key (cryptography alone, none of our code)
+    evidence = re.compile(r"^(Data digest|Signature|Public key)[^:]*: (\S+)$")
+    lines = (line.strip('"').removeprefix("# ") for line in csv_text.splitlines())
+    printed = dict(match.groups() for match in map(evidence.match, lines) if match)
+    public = Ed25519PublicKey.from_public_bytes(base64.b64decode(printed["Public key"]))
+    public.verify(bytes.fromhex(printed["Signature"]), printed["Data digest"].encode("ascii"))
+    with pytest.raises(InvalidSignature):
+        public.verify(bytes.fromhex(printed["Signature"]), b"0" * 64)
     # another report over the same data has another generation time: another digest
     again = report_generate(
         actor=actor, kind="table-shift", period=Period.of(), table_id=floor["crown"].pk

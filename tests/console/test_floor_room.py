@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from audit.reports import Period, report_build
 from casino.api import roles
 from casino.console.selectors import floor_overview
+from forensics.reports import Period, report_build
 from tables import services
 from tables.errors import RoundSuspended
 from tables.models import Pit, RtpFigure

@@ -11,10 +11,10 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from audit.models import AuditEvent
-from audit.replay import round_replay
-from audit.reports import Period, report_generate
 from casino import replica
 from casino.actors import Actor
+from forensics.replay import round_replay
+from forensics.reports import Period, report_generate
 from ledger.selectors import AccountingFilter, table_accounting
 from tests.audit.rounds import settled_round
 

@@ -17,7 +17,6 @@ from django.core.management import CommandError, call_command
 from django.db import connection, transaction
 from django.test import override_settings
 
-from audit.bundles import audit_day_export
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import unpack_ids
 from audit.services import audit_event_record
@@ -33,6 +32,7 @@ from casino.retention.services import (
     partitions_ensure,
 )
 from casino.retention.tasks import partitions_ensure_task
+from forensics.bundles import audit_day_export, export_calendars
 from tests.audit.helpers import seal_everything, tamper
 from tests.audit.rounds import settled_round
 
@@ -139,10 +139,13 @@ def old_months(transactional_db):
 
 
 def export_month(first: date, out) -> None:
-    day = first
-    while day.month == first.month:
-        audit_day_export(day=day, out=out / day.isoformat())
-        day += timedelta(days=1)
+    """Every casino's bundles of the month's days (UTC casinos here: a gaming day a date),
+    where the task writes them (``<casino code>/<day>``, ``utc/<day>`` without a casino)."""
+    for name, _, casino_id in export_calendars():
+        day = first
+        while day.month == first.month:
+            audit_day_export(day=day, out=out / name / day.isoformat(), casino_id=casino_id)
+            day += timedelta(days=1)
 
 
 def test_detachment_needs_the_export_and_verification_goes_on_from_the_archived_head(

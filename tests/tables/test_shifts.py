@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from audit.models import AuditEvent
-from audit.reports import Period, report_build
 from casino.api import roles
+from forensics.reports import Period, report_build
 from ledger import services
 from ledger.models import Leg
 from ledger.selectors import AccountingFilter, table_accounting

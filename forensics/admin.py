@@ -8,11 +8,12 @@ from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 
-from audit import disputes, events
+from audit import events
 from audit.models import AuditEvent, DisputeCase, DisputeNote
 from casino import replica
 from casino.actors import Actor
 from casino.console.admin import ConsoleModelAdmin, ReadOnlyConsoleModelAdmin, confirmed_action
+from forensics import disputes
 
 
 @admin.register(AuditEvent)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Standalone verifier of an audit export bundle (audit/EXPORT_FORMAT.md).
+"""Standalone verifier of an audit export bundle (forensics/EXPORT_FORMAT.md).
 
     python verify_bundle.py BUNDLE_DIR [--trust-key KEY ...] [--engine SOURCE_TREE] [--quiet]
 

@@ -9,9 +9,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit.reports import GROUPINGS, REPORTS, Period, report_data, report_generate
 from casino.actors import Actor
 from casino.api.inputs import MAX_ID, DayField
+from forensics.reports import GROUPINGS, REPORTS, Period, report_data, report_generate
 
 
 class ReportQuerySerializer(serializers.Serializer):
@@ -58,7 +58,10 @@ class ReportOutputSerializer(serializers.Serializer):
     digest = serializers.CharField(
         help_text="SHA-256 (hex) of the canonical JSON of this object without digest and signature"
     )
-    signature = serializers.DictField(help_text="algorithm, key_id and value: the digest signed")
+    signature = serializers.DictField(
+        help_text="algorithm, key_id, public_key (raw Ed25519, base64) and value: the "
+        "digest's ASCII hex signed"
+    )
 
 
 class ReportView(APIView):

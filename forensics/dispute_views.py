@@ -8,12 +8,13 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from audit import disputes, events
+from audit import events
 from audit.models import DisputeCase, DisputeNote
 from casino.actors import Actor
 from casino.api.inputs import MAX_ID, IdField, JsonIntegerField, staff_user_required, validated
 from casino.api.models import Scope
 from casino.errors import NotFound
+from forensics import disputes
 
 MAX_ADJUSTMENT = 10**12
 

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import path
 
-from audit import console
+from forensics import console
 
 urlpatterns = [
     path("reports/", admin.site.admin_view(console.reports_index), name="audit-console-reports"),

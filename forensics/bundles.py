@@ -1,10 +1,15 @@
-"""The regulator's export: one signed bundle per gaming day (format: audit/EXPORT_FORMAT.md).
+"""The regulator's export: one signed bundle per casino gaming day (forensics/EXPORT_FORMAT.md).
 
 A bundle is a directory of JSON Lines files (seals, events, shoes, rounds, ledger totals) and a
 ``manifest.json`` recording each file's SHA-256 and signed with Ed25519. It holds whole seals:
 every seal covering an event of the day, and every event of those seals (a few from the
-neighbouring days at the edges), so the standalone verifier (audit/verify_bundle.py) can check
+neighbouring days at the edges), so the standalone verifier (forensics/verify_bundle.py) can check
 the chain, the signatures and every event without the database.
+
+The day is the casino's gaming day (``tables/shifts.py``): from the local ``gaming_day_starts``
+of its shift plan to the next day's, in the casino's time zone, so a day across a clock change
+is 23 or 25 hours long. The chain is one for every casino, so the events are everyone's; the
+rounds and ledger totals are the casino's tables'.
 """
 
 from __future__ import annotations
@@ -13,10 +18,11 @@ import base64
 import hashlib
 import json
 import os
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -27,37 +33,73 @@ from audit.digests import BEFORE_FIRST, DIGEST_COLUMNS, DIGEST_FORMAT, digest_se
 from audit.heads import audit_head_export
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import seal_header_fields, unpack_ids
-from audit.verify_bundle import BUNDLE_FORMAT, FILES, row_fields
 from casino.errors import ValidationFailed
 from casino.version import software_version
-from ledger.selectors import AccountingFilter, table_accounting
+from forensics.verify_bundle import BUNDLE_FORMAT, FILES, row_fields
+from ledger.selectors import AccountingFilter, ShiftGrid, table_accounting
 from tables import engine as eng
-from tables.models import Round, RoundEvent, Shoe
+from tables.models import Casino, Round, RoundEvent, Shoe, Table
+from tables.selectors import shift_calendar, shift_calendars
+from tables.shifts import ShiftCalendar
 
 
-def gaming_day_bounds(day: date) -> tuple[datetime, datetime]:
-    """[start, end) of a gaming day. UTC days for now: casino time zones will change this."""
-    start = datetime.combine(day, time.min, tzinfo=UTC)
-    return start, start + timedelta(days=1)
+def gaming_day_bounds(calendar: ShiftCalendar, day: date) -> tuple[datetime, datetime]:
+    """[start, end) of gaming day ``day`` in UTC: the casino's local day start to the next
+    one's (23 or 25 hours across a clock change)."""
+    return calendar.day_start(day), calendar.day_start(day + timedelta(days=1))
 
 
-def gaming_day_closed_last(now: datetime | None = None) -> date:
-    """The latest gaming day that has ended."""
-    now = now or timezone.now()
-    day = now.astimezone(UTC).date()
-    return day - timedelta(days=1) if gaming_day_bounds(day)[1] > now else day
+def gaming_day_closed_last(calendar: ShiftCalendar, now: datetime | None = None) -> date:
+    """The latest gaming day that has ended: gaming days tile time, so the one before the day
+    containing ``now``."""
+    return calendar.gaming_day_of(now or timezone.now()) - timedelta(days=1)
 
 
-def audit_day_export(*, day: date, out: Path) -> dict[str, Any]:
-    """Write the bundle of ``day`` into the directory ``out`` (created; must be empty or new);
-    return the manifest. Refuses while an event of the day is not sealed yet (seal first). A
-    day not over yet gives a bundle marked ``"complete": false``."""
-    start, end = gaming_day_bounds(day)
+def export_casino(casino_id: int | None = None) -> Casino | None:
+    """The casino a bundle is for: the one named, or the only one there is (None while there
+    is no casino at all: UTC days, the audit log's events only)."""
+    if casino_id is not None:
+        casino = Casino.objects.filter(pk=casino_id).first()
+        if casino is None:
+            raise ValidationFailed(f"no casino {casino_id}")
+        return casino
+    casinos = list(Casino.objects.order_by("pk")[:2])
+    if len(casinos) > 1:
+        raise ValidationFailed("a bundle is one casino's gaming day: name the casino")
+    return casinos[0] if casinos else None
+
+
+NO_CASINO = "utc"  # the bundle directory's name while there is no casino
+
+
+def export_calendars() -> list[tuple[str, ShiftCalendar, int | None]]:
+    """(directory name, calendar, casino id) of every casino's bundles, by code; one of UTC
+    days while there is no casino."""
+    calendars = shift_calendars()
+    casinos = Casino.objects.order_by("code").values_list("code", "pk")
+    return [(code, calendars[pk], pk) for code, pk in casinos] or [
+        (NO_CASINO, ShiftCalendar("UTC"), None)
+    ]
+
+
+def bundle_dir(name: str, day: date) -> Path:
+    """Where the task writes (and retention looks for) a casino's bundle of ``day``."""
+    return Path(settings.AUDIT_EXPORT_DIR) / name / day.isoformat()
+
+
+def audit_day_export(*, day: date, out: Path, casino_id: int | None = None) -> dict[str, Any]:
+    """Write the bundle of the casino's gaming day ``day`` into the directory ``out`` (created;
+    must be empty or new); return the manifest. ``casino_id`` may be left out where there is
+    one casino. Refuses while an event of the day is not sealed yet (seal first). A day not
+    over yet gives a bundle marked ``"complete": false``."""
+    casino = export_casino(casino_id)
+    calendar = shift_calendar(casino_id=casino.pk) if casino else ShiftCalendar("UTC")
+    start, end = gaming_day_bounds(calendar, day)
     out.mkdir(parents=True, exist_ok=True)
     if any(out.iterdir()):
         raise ValidationFailed(f"{out} is not empty: a bundle is written into a new directory")
     try:
-        manifest = _bundle_write(day, start, end, out)
+        manifest = _bundle_write(casino, calendar, day, start, end, out)
     except BaseException:
         for name in (*FILES, "manifest.json"):  # no half-written bundle left behind
             (out / name).unlink(missing_ok=True)
@@ -65,7 +107,14 @@ def audit_day_export(*, day: date, out: Path) -> dict[str, Any]:
     return manifest
 
 
-def _bundle_write(day: date, start: datetime, end: datetime, out: Path) -> dict[str, Any]:
+def _bundle_write(
+    casino: Casino | None,
+    calendar: ShiftCalendar,
+    day: date,
+    start: datetime,
+    end: datetime,
+    out: Path,
+) -> dict[str, Any]:
     outermost = not connection.in_atomic_block
     with transaction.atomic(), connection.cursor() as cursor:
         if outermost:  # one snapshot for the seals, the events and the rest
@@ -76,15 +125,24 @@ def _bundle_write(day: date, start: datetime, end: datetime, out: Path) -> dict[
             "seals.jsonl": _write(out / "seals.jsonl", _seal_lines(seals)),
             "events.jsonl": _write(out / "events.jsonl", _event_lines(cursor, seals)),
         }
-        shoes, rounds = _day_rounds(start, end)
+        shoes, rounds = _day_rounds(casino, start, end)
         files["shoes.jsonl"] = _write(out / "shoes.jsonl", (_shoe_line(s) for s in shoes))
         files["rounds.jsonl"] = _write(out / "rounds.jsonl", (_round_line(r) for r in rounds))
-        files["ledger_totals.jsonl"] = _write(out / "ledger_totals.jsonl", _ledger_lines(day))
+        ledger = _ledger_lines(casino, day, start, end)
+        files["ledger_totals.jsonl"] = _write(out / "ledger_totals.jsonl", ledger)
         day_events = AuditEvent.objects.filter(occurred_at__gte=start, occurred_at__lt=end)
         manifest: dict[str, Any] = {
             "format": BUNDLE_FORMAT,
+            "casino": casino
+            and {"id": casino.pk, "code": casino.code, "time_zone": casino.time_zone},
             "gaming_day": day.isoformat(),
-            "period": {"start": start.isoformat(), "end": end.isoformat()},
+            "period": {
+                "start": start.isoformat(),
+                "end": end.isoformat(),
+                "local_start": start.astimezone(calendar.zone).isoformat(),
+                "local_end": end.astimezone(calendar.zone).isoformat(),
+                "hours": (end - start) / timedelta(hours=1),
+            },
             "generated_at": timezone.now().isoformat(),
             "complete": end <= timezone.now(),
             "software_version": software_version(),
@@ -155,10 +213,16 @@ def _event_lines(cursor, seals: list[AuditSeal]):
         yield {**row_fields(row), "row": row}
 
 
-def _day_rounds(start: datetime, end: datetime) -> tuple[list[Shoe], list[Round]]:
-    """Rounds finished (settled or voided) in the day, and the shoes they were dealt from."""
+def _day_rounds(
+    casino: Casino | None, start: datetime, end: datetime
+) -> tuple[list[Shoe], list[Round]]:
+    """The casino's rounds finished (settled or voided) in the day, and the shoes they were
+    dealt from (none without a casino)."""
+    if casino is None:
+        return [], []
     rounds = list(
         Round.objects.filter(
+            table__casino_id=casino.pk,
             finished_at__gte=start,
             finished_at__lt=end,
             phase__in=[Round.Phase.SETTLED, Round.Phase.VOIDED],
@@ -244,11 +308,17 @@ def _round_line(rnd: Round) -> dict[str, Any]:
     }
 
 
-def _ledger_lines(day: date):
-    """The ledger's table accounting for the day, per table and currency (integer minor units)."""
-    rows = table_accounting(
-        group_by=["table"], filters=AccountingFilter(date_from=day, date_to=day)
+def _ledger_lines(casino: Casino | None, day: date, start: datetime, end: datetime):
+    """The ledger's table accounting for the casino's gaming day, per table and currency
+    (integer minor units): legs posted in [start, end), the day as one span of a shift grid."""
+    if casino is None:
+        return
+    tables = Table.objects.filter(casino_id=casino.pk).values_list("pk", flat=True)
+    grid = ShiftGrid(
+        table_casino=dict.fromkeys(tables, casino.pk),
+        spans=[(casino.pk, day, "gaming-day", start, end)],
     )
+    rows = table_accounting(group_by=["table"], filters=AccountingFilter(), shifts=grid)
     for row in rows:
         yield {
             key: (str(value) if key == "hold_pct" and value is not None else value)

@@ -1,7 +1,7 @@
 """Pit console pages of the audit app: the reports (HTML, CSV, PDF) and round replays.
 
 Plain views inside the admin (``admin.site.admin_view``: staff login, the admin's look), mounted
-at ``/admin/audit/reports/`` and ``/admin/audit/replay/`` (``audit/console_urls.py``). They call
+at ``/admin/audit/reports/`` and ``/admin/audit/replay/`` (``forensics/console_urls.py``). They call
 the same services as the API, and every read is recorded (``audit.viewed``).
 """
 
@@ -17,13 +17,13 @@ from django.utils.safestring import mark_safe
 from rest_framework.exceptions import ValidationError
 
 from audit import events
-from audit.exports import flagged, report_csv, report_pdf, row_cells, rtp_chart_svg, total_cells
-from audit.replay import round_replay
-from audit.report_views import report_query
-from audit.reports import REPORTS, report_generate
 from casino import replica
 from casino.actors import Actor
 from casino.errors import DomainError
+from forensics.exports import flagged, report_csv, report_pdf, row_cells, rtp_chart_svg, total_cells
+from forensics.replay import round_replay
+from forensics.report_views import report_query
+from forensics.reports import REPORTS, report_generate
 from tables.models import Table
 
 EXPORTS = {"csv": ("text/csv; charset=utf-8", report_csv), "pdf": ("application/pdf", report_pdf)}

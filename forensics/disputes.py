@@ -1,7 +1,7 @@
 """Dispute cases: a claim against a round or a bet, worked and resolved, every step audited.
 
 open -> investigating -> resolved_upheld | resolved_rejected. Opening a case attaches the
-round's replay (``audit.replay``); staff add notes and evidence references (a video timecode,
+round's replay (``forensics.replay``); staff add notes and evidence references (a video timecode,
 a reader log line) while it is open or investigated. Upholding it asks the ledger for a
 correction of the round's settlement posting (``ledger.services.correction_request``, by the
 resolver); another staff member approves it (``dispute_correction_approve`` or the ledger's
@@ -23,9 +23,9 @@ from django_fsm import can_proceed
 
 from audit import events
 from audit.models import DisputeCase, DisputeNote
-from audit.replay import round_replay
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
+from forensics.replay import round_replay
 from ledger import services as ledger
 from ledger.models import Account, Correction, Transaction
 from ledger.postings import house_account_id
