@@ -141,7 +141,8 @@ class TableListView(generics.GenericAPIView):
         return _created(table)
 
     def get_queryset(self):
-        return selectors.table_list(table_id=_table_scope(self.request)).order_by("pk")
+        tables = selectors.table_list_with_current_round(table_id=_table_scope(self.request))
+        return tables.order_by("pk")
 
     @extend_schema(responses=TableOutputSerializer(many=True))
     def get(self, request):
