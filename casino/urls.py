@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -28,7 +28,7 @@ api_v1 = [
     path("docs/guide/", OperatorGuideView.as_view(), name="docs-guide"),
     # The pages problems' ``type`` URLs resolve to (casino/api/problem_pages.py).
     path("problems/", ProblemIndexView.as_view(), name="problem-index"),
-    path("problems/<slug:code>/", ProblemPageView.as_view(), name="problem-type"),
+    re_path(r"^problems/(?P<code>[-a-z0-9]+)/?$", ProblemPageView.as_view(), name="problem-type"),
 ]
 
 urlpatterns = [

@@ -27,6 +27,7 @@ from ledger.models import Player
 from ledger.selectors import player_get
 from tables import selectors, services
 from tables.errors import BettingClosed
+from tables.filters import TableFilter
 from tables.models import Casino, PayoutScheduleVersion, Pit, RuleSetVersion, Table
 from tables.serializers import (
     MAX_AMOUNT,
@@ -112,6 +113,7 @@ class TableListView(generics.GenericAPIView):
     required_permissions = {"GET": VIEW, "POST": OPERATE}
     write_scope = Scope.PIT
     serializer_class = TableOutputSerializer
+    filterset_class = TableFilter
 
     @extend_schema(request=TableCreateInputSerializer, responses={201: TableCreatedSerializer})
     def post(self, request):
@@ -146,7 +148,7 @@ class TableListView(generics.GenericAPIView):
 
     @extend_schema(responses=TableOutputSerializer(many=True))
     def get(self, request):
-        page = self.paginate_queryset(self.get_queryset())
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         data = [table_data(t) for t in page]
         return self.get_paginated_response(TableOutputSerializer(data, many=True).data)
 

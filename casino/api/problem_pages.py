@@ -57,7 +57,7 @@ def problem_page_html(code: str) -> str | None:
 @cache
 def problem_index_html() -> str:
     rows = "\n".join(
-        f'<tr><td>{p.status}</td><td><a href="{TYPE_BASE}{escape(p.code)}/">'
+        f'<tr><td>{p.status}</td><td><a href="{TYPE_BASE}{escape(p.code)}">'
         f"<code>{escape(p.code)}</code></a></td><td>{escape(p.title)}</td></tr>"
         for p in sorted(problem_registry().values(), key=lambda p: (p.status, p.code))
     )

@@ -1,7 +1,7 @@
 """RFC 9457 problem details: the single error format of every 4xx and 5xx the API returns.
 
 Every problem carries its ``type`` (a URL the product serves: a page documenting that problem,
-``/api/v1/problems/<code>/``), ``title``, ``status`` and ``detail``, and besides them the
+``/api/v1/problems/<code>``), ``title``, ``status`` and ``detail``, and besides them the
 machine ``code`` (the type's last segment), the ``request_id`` to quote to support (the
 ``X-Request-ID`` header's value) and, where one input is at fault, ``param``: the body field,
 query parameter or header that is (``errors`` lists every one).
@@ -202,7 +202,7 @@ def generic_problem(status: int) -> ProblemType:
 
 
 def problem_type_url(code: str, request=None) -> str:
-    path = f"{TYPE_BASE}{code}/"
+    path = f"{TYPE_BASE}{code}"
     if request is None:
         return path
     try:

@@ -18,7 +18,7 @@ PROBLEM_SCHEMA = {
         "type": {
             "type": "string",
             "format": "uri-reference",
-            "description": "The problem type's page (`/api/v1/problems/<code>/`): what it "
+            "description": "The problem type's page (`/api/v1/problems/<code>`): what it "
             "means and what to do.",
         },
         "title": {"type": "string"},
