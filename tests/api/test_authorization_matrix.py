@@ -449,7 +449,9 @@ def _world() -> World:
         w.markers[t] = [f"matrix-op-{t}", f"Matrix Op {t}", f"matrix-player-{t}", f"Matrix {t}"]
     w.dealer = UserFactory(roles=[roles.DEALER])
     for t in "XY":
-        table = w.table[t] = live_table("crown", code=f"matrix-table-{t}")
+        # Betting stays open for the whole run (minutes on a loaded machine): "round-bets" is
+        # sent long after the world is built.
+        table = w.table[t] = live_table("crown", code=f"matrix-table-{t}", betting_seconds=3600)
         w.device[t], raw = device_token_issue(actor=ACTOR, table=table, device_id=f"dev-{t}")
         if t == "X":
             w.clients["device_X"] = _bearer(raw)
