@@ -3,7 +3,8 @@ from datetime import UTC
 import django_filters
 from rest_framework.exceptions import ValidationError
 
-from audit.models import AuditEvent
+from audit.models import AuditEvent, DisputeCase
+from casino.api.filters import IdFilter
 
 
 class UtcDateTimeFilter(django_filters.IsoDateTimeFilter):
@@ -35,4 +36,13 @@ class AuditEventFilter(django_filters.FilterSet):
 
     class Meta:
         model = AuditEvent
+        fields = []
+
+
+class DisputeFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=DisputeCase.Status.choices)
+    round = IdFilter(field_name="round_id")
+
+    class Meta:
+        model = DisputeCase
         fields = []

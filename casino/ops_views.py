@@ -31,6 +31,7 @@ def get_only(view):
             response = problem_response(
                 status=405, code="method-not-allowed", title="Method not allowed",
                 detail=f"{request.method} is not allowed here; use GET.",
+                request=request,
             )  # fmt: skip
             response["Allow"] = "GET, HEAD"
             return response
@@ -53,10 +54,12 @@ def _allowed(request) -> HttpResponse | None:
         return problem_response(
             status=403, code="permission-denied", title="Permission denied",
             detail="Operational detail is for superusers and the metrics scraper.",
+            request=request,
         )  # fmt: skip
     return problem_response(
         status=401, code="not-authenticated", title="Authentication required",
         detail="Send the metrics token as a bearer token, or sign in as a superuser.",
+        request=request,
     )  # fmt: skip
 
 

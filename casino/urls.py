@@ -1,10 +1,11 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from casino import ops_views
 from casino.api.guide import OperatorGuideView
+from casino.api.problem_pages import ProblemIndexView, ProblemPageView
 from casino.api.problems import bad_request_problem, problem_response
 
 api_v1 = [
@@ -26,6 +27,9 @@ api_v1 = [
         name="docs",
     ),
     path("docs/guide/", OperatorGuideView.as_view(), name="docs-guide"),
+    # The pages problems' ``type`` URLs resolve to (casino/api/problem_pages.py).
+    path("problems/", ProblemIndexView.as_view(), name="problem-index"),
+    re_path(r"^problems/(?P<code>[-a-z0-9]+)/?$", ProblemPageView.as_view(), name="problem-type"),
 ]
 
 urlpatterns = [
@@ -42,13 +46,14 @@ def handler404(request, exception=None):
             code="not-found",
             title="Not found",
             detail=f"No endpoint at {request.path}.",
+            request=request,
         )
     return defaults.page_not_found(request, exception)
 
 
 def handler400(request, exception=None):
     if request.path.startswith("/api/"):
-        return bad_request_problem(exception)
+        return bad_request_problem(exception, request)
     return defaults.bad_request(request, exception)
 
 
@@ -59,5 +64,6 @@ def handler403(request, exception=None):
             code="permission-denied",
             title="Permission denied",
             detail="You may not do this.",
+            request=request,
         )
     return defaults.permission_denied(request, exception)

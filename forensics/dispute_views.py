@@ -9,9 +9,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from audit import events
+from audit.filters import DisputeFilter
 from audit.models import DisputeCase, DisputeNote
 from casino.actors import Actor
-from casino.api.inputs import MAX_ID, IdField, JsonIntegerField, staff_user_required, validated
+from casino.api.inputs import IdField, JsonIntegerField, staff_user_required, validated
 from casino.api.models import Scope
 from casino.errors import NotFound
 from forensics import disputes
@@ -77,6 +78,7 @@ class DisputeListCreateView(generics.GenericAPIView):
     required_permissions = {"GET": "audit.view_disputecase", "POST": "audit.add_disputecase"}
     write_scope = Scope.PIT
     serializer_class = DisputeOutputSerializer
+    filterset_class = DisputeFilter
 
     class InputSerializer(serializers.Serializer):
         round_id = IdField()
@@ -85,22 +87,12 @@ class DisputeListCreateView(generics.GenericAPIView):
         claimant = serializers.CharField(max_length=200, required=False, default="")
         evidence = EvidenceInputSerializer(many=True, required=False, default=list)
 
-    class QuerySerializer(serializers.Serializer):
-        status = serializers.ChoiceField(choices=DisputeCase.Status.choices, required=False)
-        round = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
-
     def get_queryset(self):
         return _cases()
 
-    @extend_schema(parameters=[QuerySerializer], responses=DisputeOutputSerializer(many=True))
+    @extend_schema(responses=DisputeOutputSerializer(many=True))
     def get(self, request):
-        query = self.QuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        qs = self.get_queryset()
-        if "status" in query.validated_data:
-            qs = qs.filter(status=query.validated_data["status"])
-        if "round" in query.validated_data:
-            qs = qs.filter(round_id=query.validated_data["round"])
+        qs = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(qs)
         events.viewed_by(request, "disputes", dispute_ids=[case.pk for case in page])
         return self.get_paginated_response(DisputeOutputSerializer(page, many=True).data)

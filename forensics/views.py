@@ -22,6 +22,7 @@ class ReplayLineSerializer(serializers.Serializer):
     odds = serializers.CharField()
     odds_kind = serializers.CharField()
     stake = serializers.IntegerField()
+    currency = serializers.CharField(help_text="The round's: every amount of the line's.")
     stake_returned = serializers.IntegerField()
     winnings = serializers.IntegerField()
     bonus = serializers.IntegerField()
@@ -78,4 +79,6 @@ class RoundReplayView(APIView):
         with replica.reads():
             replay = round_replay(round_id=pk)
         events.viewed_by(request, "replay", round_id=pk, status=replay["status"])
+        currency = replay["round"].get("currency")
+        replay = {**replay, "lines": [{**line, "currency": currency} for line in replay["lines"]]}
         return Response(self.OutputSerializer(replay).data)

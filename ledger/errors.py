@@ -5,11 +5,17 @@ from casino.errors import FourEyesRequired as FourEyesRequired  # one class, rai
 
 
 class InsufficientFunds(Unprocessable):
+    """The wallet holds less than the amount to debit (a withdrawal, a stake). Nothing was
+    debited."""
+
     code = "insufficient-funds"
     title = "Insufficient funds"
 
 
 class WrongCurrency(Unprocessable):
+    """The wallet's currency is not the table's (or the movement's): a player needs a wallet
+    in the table's currency to bet there."""
+
     code = "wrong-currency"
     title = "Wrong currency"
 
@@ -22,6 +28,9 @@ class StakeMismatch(Unprocessable):
 
 
 class AlreadySettled(Conflict):
+    """The round's settlement was already posted: nothing more can be posted or refunded for
+    it."""
+
     code = "already-settled"
     title = "Already settled"
 
@@ -34,5 +43,8 @@ class ReferenceReused(Conflict):
 
 
 class InvalidAmount(ValidationFailed):
+    """An amount that is not an integer number of minor units within the allowed range.
+    `param` names it."""
+
     code = "invalid-amount"
     title = "Invalid amount"

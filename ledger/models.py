@@ -294,7 +294,7 @@ class Correction(models.Model):
 
 def event_public_id() -> str:
     """An opaque event id (``evt_`` + 128 random bits): it reveals neither volume nor order.
-    The raw settlement INSERT (ledger/services.py) builds the same shape in SQL."""
+    The raw settlement INSERT (ledger/services/settlement.py) builds the same shape in SQL."""
     return "evt_" + secrets.token_hex(16)
 
 

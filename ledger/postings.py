@@ -1,6 +1,6 @@
 """Low-level writes of the ledger: house-side accounts, transaction rows and legs.
 
-Only ``ledger/services.py`` calls these; they check nothing about funds or locks (the services
+Only ``ledger/services/`` calls these; they check nothing about funds or locks (the services
 do, in the order of ``ledger/lock_objects.py``). Every leg of every posting is written by one
 ``INSERT … SELECT FROM unnest(…)``, whether the posting has two legs or twenty thousand; the
 database then checks the balance at commit and moves the wallet balances (migration 0003).

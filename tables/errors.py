@@ -21,6 +21,9 @@ class BettingClosed(Conflict):
 
 
 class RoundSuspended(Conflict):
+    """The round is suspended (an impossible card, a count mismatch): nothing happens in it
+    until the pit resumes it."""
+
     code = "round-suspended"
     title = "The round is suspended"
 
@@ -34,16 +37,25 @@ class RoundHeld(Conflict):
 
 
 class NotYourTurn(Conflict):
+    """The decision is for a bet, box or hand whose turn it is not: the round's `turn` names
+    whose it is."""
+
     code = "not-your-turn"
     title = "Not this player's turn"
 
 
 class WrongPhase(Conflict):
+    """The round is not in a phase that allows this (betting closed, not dealing, already
+    settled): the round's `phase` says where it is."""
+
     code = "wrong-phase"
     title = "Not allowed in the current phase"
 
 
 class RuleRefused(Unprocessable):
+    """The table's rules do not allow this action or amount now: the round's `your_actions`
+    lists what is legal."""
+
     code = "rule-refused"
     title = "The rules do not allow this"
 

@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from tables.models import VoidRequest
+from tables.selectors import round_current_id
 
 MAX_AMOUNT = 10**15
 
@@ -31,7 +32,17 @@ class TableOutputSerializer(serializers.Serializer):
     current_round_id = serializers.IntegerField(allow_null=True)
 
 
-def table_data(table, *, current_round_id: int | None = None) -> dict:
+_UNKNOWN = object()
+
+
+def table_data(table, *, current_round_id=_UNKNOWN) -> dict:
+    """A table as the API shows it. ``current_round_id``: the table's round as
+    ``selectors.round_current`` gives it, from the queryset's annotation
+    (``table_list_with_current_round``) or the caller, else read here."""
+    if current_round_id is _UNKNOWN:
+        current_round_id = getattr(table, "current_round_id", _UNKNOWN)
+    if current_round_id is _UNKNOWN:
+        current_round_id = round_current_id(table_id=table.pk)
     data = {f: getattr(table, f, None) for f in TableOutputSerializer._declared_fields}
     data.update(
         casino=table.casino.code,
@@ -63,8 +74,9 @@ class TurnSerializer(serializers.Serializer):
 class LegalActionSerializer(serializers.Serializer):
     action = serializers.CharField()
     bet_id = serializers.CharField()
-    amount_min = serializers.IntegerField(allow_null=True)
-    amount_max = serializers.IntegerField(allow_null=True)
+    amount_min = serializers.IntegerField(allow_null=True, help_text="Minor units of `currency`.")
+    amount_max = serializers.IntegerField(allow_null=True, help_text="Minor units of `currency`.")
+    currency = serializers.CharField()
 
 
 class HandStateSerializer(serializers.Serializer):
@@ -82,7 +94,10 @@ class HandStateSerializer(serializers.Serializer):
     status = serializers.CharField()
     doubles = serializers.IntegerField()
     split = serializers.BooleanField()
-    stakes = serializers.DictField(child=serializers.IntegerField())
+    stakes = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Minor units of `currency`, by bet id."
+    )
+    currency = serializers.CharField()
 
 
 class BetStateSerializer(serializers.Serializer):
@@ -90,9 +105,10 @@ class BetStateSerializer(serializers.Serializer):
     player_id = serializers.IntegerField(
         allow_null=True, help_text="null: another operator's player"
     )
-    stake = serializers.IntegerField()
+    stake = serializers.IntegerField(help_text="Minor units of `currency`.")
+    currency = serializers.CharField()
     behind = serializers.BooleanField()
-    insurance = serializers.IntegerField()
+    insurance = serializers.IntegerField(help_text="Minor units of `currency`.")
     withdrawn = serializers.BooleanField()
 
 
@@ -170,6 +186,23 @@ class RoundStateSerializer(serializers.Serializer):
     betting_closes_at = serializers.DateTimeField(allow_null=True)
     decision_deadline = serializers.DateTimeField(allow_null=True)
 
+    def to_representation(self, instance):
+        return super().to_representation(_with_currency(instance))
+
+
+def _with_currency(state: dict) -> dict:
+    """Every object of the round's state that holds an amount carries its currency (the
+    round's), as every money field of the API does."""
+    currency = state["currency"]
+
+    def each(items):
+        return [{**item, "currency": currency} for item in items]
+
+    boxes = [
+        {**box, "bets": each(box["bets"]), "hands": each(box["hands"])} for box in state["boxes"]
+    ]
+    return {**state, "boxes": boxes, "your_actions": each(state["your_actions"])}
+
 
 class RoundSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
@@ -184,15 +217,19 @@ class RoundSummarySerializer(serializers.Serializer):
 
 
 class BetOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    bet_id = serializers.CharField(source="ref")
+    id = serializers.CharField(
+        source="ref",
+        help_text="The bet's one id: decisions name it as `bet_id`, the round's state lists "
+        "it, the ledger's legs carry it as `bet_ref`.",
+    )
     round_id = serializers.IntegerField()
     box = serializers.IntegerField()
     behind = serializers.BooleanField()
     player_id = serializers.IntegerField()
     wallet_id = serializers.IntegerField()
-    stake = serializers.IntegerField()
-    staked_total = serializers.IntegerField()
+    stake = serializers.IntegerField(help_text="Minor units of `currency`.")
+    staked_total = serializers.IntegerField(help_text="Minor units of `currency`.")
+    currency = serializers.CharField(source="round.currency")
 
 
 class PlayedSerializer(serializers.Serializer):
@@ -236,8 +273,9 @@ class VoidPreviewLineSerializer(serializers.Serializer):
     box = serializers.IntegerField()
     hand_index = serializers.IntegerField()
     result = serializers.CharField(help_text="void_returned, or the decided outcome that stands")
-    stake = serializers.IntegerField()
-    paid = serializers.IntegerField()
+    stake = serializers.IntegerField(help_text="Minor units of `currency`.")
+    paid = serializers.IntegerField(help_text="Minor units of `currency`.")
+    currency = serializers.CharField()
 
 
 class VoidPreviewSerializer(serializers.Serializer):
@@ -247,6 +285,14 @@ class VoidPreviewSerializer(serializers.Serializer):
     total_stake = serializers.IntegerField()
     total_returned = serializers.IntegerField()
     total_paid = serializers.IntegerField()
+
+    def to_representation(self, instance):
+        currency = instance["currency"]
+        lines = {
+            key: [{**line, "currency": currency} for line in instance[key]]
+            for key in ("returned", "standing")
+        }
+        return super().to_representation({**instance, **lines})
 
 
 class RoundVoidSerializer(serializers.Serializer):

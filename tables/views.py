@@ -27,6 +27,7 @@ from ledger.models import Player
 from ledger.selectors import player_get
 from tables import round_view, rules_view, selectors, services
 from tables.errors import BettingClosed
+from tables.filters import TableFilter
 from tables.models import Casino, PayoutScheduleVersion, Pit, RuleSetVersion, Table
 from tables.serializers import (
     MAX_AMOUNT,
@@ -120,6 +121,7 @@ class TableListView(generics.GenericAPIView):
     required_permissions = {"GET": VIEW, "POST": OPERATE}
     write_scope = Scope.PIT
     serializer_class = TableOutputSerializer
+    filterset_class = TableFilter
 
     @extend_schema(request=TableCreateInputSerializer, responses={201: TableCreatedSerializer})
     def post(self, request):
@@ -149,11 +151,11 @@ class TableListView(generics.GenericAPIView):
         return _created(table)
 
     def get_queryset(self):
-        return selectors.table_list(**_seen(self.request)).order_by("pk")
+        return selectors.table_list_with_current_round(**_seen(self.request)).order_by("pk")
 
     @extend_schema(responses=TableOutputSerializer(many=True))
     def get(self, request):
-        page = self.paginate_queryset(self.get_queryset())
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         data = [table_data(t) for t in page]
         return self.get_paginated_response(TableOutputSerializer(data, many=True).data)
 

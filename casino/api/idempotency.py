@@ -13,6 +13,7 @@ transaction as the work:
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -22,6 +23,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from audit.canonical import canonical_json
@@ -78,6 +80,29 @@ def _lock_and_find(scope: str, key: str) -> tuple[bool, IdempotencyRecord | None
         return locked, model_from_row(IdempotencyRecord, cursor.fetchone())
 
 
+class StoredResponse(Response):
+    """A response whose body is fixed bytes: the first answer and every replay of it are the
+    same bytes (key order, spacing, escapes), whatever the request's Accept header asks of
+    the renderer. ``data`` is kept for the code that reads it (metrics, tests)."""
+
+    def __init__(self, data, *, content: bytes, status: int, headers=None):
+        super().__init__(data, status=status, headers=headers, content_type="application/json")
+        self._content = content
+
+    @property
+    def rendered_content(self):
+        self["Content-Type"] = "application/json"
+        return self._content
+
+
+def _stored(response: Response) -> StoredResponse:
+    content = JSONRenderer().render(response.data)
+    headers = {k: v for k, v in response.items() if k.lower() != "content-type"}
+    return StoredResponse(
+        response.data, content=content, status=response.status_code, headers=headers
+    )
+
+
 def idempotency_cutoff():
     return timezone.now() - timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
 
@@ -105,13 +130,21 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
                     f"This {HEADER} was already used for a different request "
                     f"({record.method} {record.path}); use a new key."
                 )
-            return Response(
-                record.response_body,
+            if record.response_content:
+                content = record.response_content.encode("utf-8")
+                data = json.loads(content)
+            else:  # written before the bytes were kept
+                data = record.response_body
+                content = JSONRenderer().render(data)
+            return StoredResponse(
+                data,
+                content=content,
                 status=record.response_status,
                 headers={"Idempotent-Replayed": "true"},
             )
         response = work()
         if 200 <= response.status_code < 300:
+            response = _stored(response)
             model_insert(
                 IdempotencyRecord(
                     scope=scope,
@@ -120,7 +153,7 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
                     path=request.path[:255],
                     fingerprint=fingerprint,
                     response_status=response.status_code,
-                    response_body=response.data,
+                    response_content=response.rendered_content.decode("utf-8"),
                 )
             )
         return response

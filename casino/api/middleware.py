@@ -6,6 +6,7 @@ from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOpera
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
+from django.urls import is_valid_path
 from django.views import defaults
 
 from casino.api.problems import bad_request_problem, problem_response
@@ -21,6 +22,34 @@ _DJANGO_REFUSALS = (
     BadRequest,
     MultiPartParserError,
 )
+
+
+class ApiTrailingSlashMiddleware:
+    """Either form of an API path: ``/api/v1/wallets/7/deposits`` is served as
+    ``/api/v1/wallets/7/deposits/``, whatever the method.
+
+    Django's APPEND_SLASH would answer a GET with a 301 to the slashed path and a POST with a
+    301 and an empty body (a client following it re-sends the POST as a GET, its body lost).
+    Under /api/ the request is routed to the slashed path instead, before CommonMiddleware
+    looks at it; a path that resolves neither way is left to the 404 problem. Both forms are
+    the same request to the idempotency fingerprint (it reads the rewritten path).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        path = request.path_info
+        if (
+            path.startswith("/api/")
+            and not path.endswith("/")
+            and not is_valid_path(path, getattr(request, "urlconf", None))
+            and is_valid_path(f"{path}/", getattr(request, "urlconf", None))
+        ):
+            request.path_info = f"{path}/"
+            request.path = f"{request.path}/"
+            request.META["PATH_INFO"] = request.path_info
+        return self.get_response(request)
 
 
 class DatabaseUnavailableMiddleware:
@@ -48,9 +77,24 @@ class DatabaseUnavailableMiddleware:
             )
             logger.warning("bad request %s: %s", request.path.replace("\x00", "\\0"), refusal)
             if request.path.startswith("/api/"):
-                return bad_request_problem(refusal)
+                return bad_request_problem(refusal, request)
             return defaults.bad_request(request, refusal)
         response = self.get_response(request)
+        if (
+            response.status_code == 405
+            and request.path.startswith("/api/")
+            and not response.get("Content-Type", "").startswith("application/problem+json")
+        ):
+            # Django's own 405 (a plain view: the guide, the problem pages) is an empty body.
+            allow = response.get("Allow", "")
+            response = problem_response(
+                status=405,
+                code="method-not-allowed",
+                title="Method not allowed",
+                detail=f"{request.method} is not allowed here; use {allow or 'another method'}.",
+                request=request,
+            )
+            response["Allow"] = allow
         response["X-Request-ID"] = request.request_id
         return response
 
@@ -64,6 +108,7 @@ class DatabaseUnavailableMiddleware:
                 code="database-unavailable",
                 title="Service unavailable",
                 detail="The database is unreachable; nothing was changed. Retry shortly.",
+                request=request,
             )
             response["Retry-After"] = "2"
             return response
@@ -75,6 +120,7 @@ class DatabaseUnavailableMiddleware:
                 code="internal-error",
                 title="Internal error",
                 detail=f"Unexpected {kind} error; request id {request.request_id}.",
+                request=request,
             )
         return None
 

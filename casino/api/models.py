@@ -92,7 +92,11 @@ class IdempotencyRecord(models.Model):
     path = models.CharField(max_length=255)
     fingerprint = models.CharField(max_length=64)
     response_status = models.PositiveSmallIntegerField()
-    response_body = models.JSONField()
+    # The response's exact bytes (UTF-8 JSON), replayed as they are: jsonb would keep the
+    # data but not the key order or the spacing. ``response_body`` is what records written
+    # before it held (a replay of one renders it again).
+    response_content = models.TextField(blank=True, default="")
+    response_body = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

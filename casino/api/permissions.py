@@ -4,10 +4,17 @@ A view names what each HTTP method needs in ``required_permissions`` (method -> 
 names). A method the view does not list is refused: forgetting a permission closes the door
 instead of opening it. Object-level scoping (an operator sees only its own players) is done by
 the selectors the views call, which filter by ``request_scope``.
+
+The order of refusals, the same for every endpoint: no or bad credentials 401; a method the
+endpoint does not offer 405 (the methods of every path are public in the OpenAPI schema and do
+not depend on the object named, so saying so tells a caller nothing it could not read there);
+a role or credential scope that does not allow the method 403; an object outside the caller's
+scope 404 (in the selectors). An anonymous caller learns nothing beyond the 401.
 """
 
 from functools import cached_property
 
+from rest_framework.exceptions import MethodNotAllowed
 from rest_framework.permissions import BasePermission
 
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
@@ -23,6 +30,8 @@ class RolePermission(BasePermission):
         user = request.user
         if user is None or not user.is_authenticated:
             return False
+        if not _offers(view, request.method):
+            raise MethodNotAllowed(request.method)
         required = getattr(view, "required_permissions", {})
         method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
         if method not in required:
@@ -50,6 +59,14 @@ def _token_role_allows(credential, needed) -> bool:
     from casino.api.roles import role_permissions
 
     return set(needed) <= role_permissions(credential.role)
+
+
+def _offers(view, method: str) -> bool:
+    """Whether the view answers ``method`` at all (DRF dispatches HEAD to ``get``)."""
+    name = method.lower()
+    if name not in getattr(view, "http_method_names", ()):
+        return False
+    return hasattr(view, name) or (name == "head" and hasattr(view, "get"))
 
 
 class RequestScope:

@@ -7,7 +7,7 @@ from drf_spectacular.openapi import AutoSchema as _AutoSchema
 from drf_spectacular.plumbing import force_instance, get_doc
 
 from casino.api.idempotency import HEADER as IDEMPOTENCY_HEADER
-from casino.api.problems import TYPE_BASE
+from casino.api.problems import generic_problem, problem_type_url
 from casino.api.roles import DEALER_DEVICE, OPERATOR_INTEGRATION, ROLE_PERMISSIONS
 from casino.api.scopes import required_scope
 
@@ -15,10 +15,24 @@ PROBLEM_SCHEMA = {
     "type": "object",
     "description": "RFC 9457 problem details.",
     "properties": {
-        "type": {"type": "string", "format": "uri"},
+        "type": {
+            "type": "string",
+            "format": "uri-reference",
+            "description": "The problem type's page (`/api/v1/problems/<code>`): what it "
+            "means and what to do.",
+        },
         "title": {"type": "string"},
         "status": {"type": "integer"},
         "detail": {"type": "string"},
+        "code": {"type": "string", "description": "The machine code of the problem type."},
+        "param": {
+            "type": "string",
+            "description": "The body field, query parameter or header at fault, when one is.",
+        },
+        "request_id": {
+            "type": "string",
+            "description": "The request's id (the X-Request-ID header): quote it to support.",
+        },
         "errors": {
             "type": "array",
             "items": {
@@ -28,28 +42,10 @@ PROBLEM_SCHEMA = {
             },
         },
     },
-    "required": ["type", "title", "status", "detail"],
+    "required": ["type", "title", "status", "detail", "code"],
 }
 
 GUIDE_PATH = "/api/v1/docs/guide/"
-
-# (title, code, description) per status; ``_problem_statuses`` picks an operation's own from
-# what it is (public, takes input, names an object, changes state, idempotent).
-PROBLEMS = {
-    400: ("Invalid input", "validation-error", "Invalid input; `errors` names each field."),
-    401: ("Authentication required", "not-authenticated", "Missing or invalid credentials."),
-    403: ("Permission denied", "permission-denied", "The caller's role or scope forbids this."),
-    404: ("Not found", "not-found", "No such resource for this caller."),
-    409: ("Conflict", "conflict", "Conflicts with the current state."),
-    415: ("Unsupported media type", "unsupported-media-type", "The body is not JSON."),
-    422: ("Unprocessable request", "unprocessable", "A rule forbids it."),
-    429: ("Too many requests", "throttled", "Rate limited; see Retry-After."),
-    503: (
-        "Service unavailable",
-        "database-unavailable",
-        "The database is unreachable; nothing changed.",
-    ),
-}
 
 
 def add_problem_responses(result, generator, request, public):
@@ -121,18 +117,26 @@ def _problem_statuses(operation: dict, *, method: str, public: bool, body_ids: b
 
 
 def _problem_example(status: int, operation: dict, path: str, fields: list[str]) -> dict:
-    title, code, description = PROBLEMS[status]
-    example = {"type": TYPE_BASE + code, "title": title, "status": status}
+    """An example of the generic problem type of ``status`` (casino.api.problems' registry)."""
+    problem = generic_problem(status)
+    example = {
+        "type": problem_type_url(problem.code),
+        "title": problem.title,
+        "status": status,
+        "code": problem.code,
+    }
     if status == 400:
         field = (fields or [_first_query(operation)])[0]
         example["detail"] = f"Invalid input: {field}."
+        example["param"] = field
         example["errors"] = [{"field": field, "message": "This field is required."}]
     elif status == 404:
         example["detail"] = f"Not found: {path} (or not visible to this caller)."
     elif status == 403:
         example["detail"] = "Your role does not allow this operation."
     else:
-        example["detail"] = description
+        example["detail"] = problem.description
+    example["request_id"] = "8f14e45fceea167a5a36dedd4bea2543"
     return example
 
 
@@ -189,7 +193,7 @@ class AutoSchema(_AutoSchema):
             responses.setdefault(
                 str(status),
                 {
-                    "description": PROBLEMS[status][2],
+                    "description": generic_problem(status).description,
                     "content": {"application/problem+json": {"schema": ref, "example": example}},
                 },
             )

@@ -13,6 +13,8 @@ from tables.models import DealerAssignment, DealerBreak, Table
 
 
 class DealerElsewhere(Conflict):
+    """The dealer is assigned to another table: release them there first."""
+
     code = "dealer-elsewhere"
     title = "The dealer is dealing at another table"
 

@@ -372,6 +372,10 @@ OPERATIONS: dict[tuple[str, str], Op] = {
         reached=CONFLICT,
     ),
     ("docs-guide", "GET"): Op("casino", EVERYONE, public=True),
+    ("problem-index", "GET"): Op("casino", EVERYONE, public=True),
+    ("problem-type", "GET"): Op(
+        "casino", EVERYONE, public=True, url=lambda w, t: {"code": "not-found"}
+    ),
 }
 
 IMPLEMENTED = ("get", "post", "put", "patch", "delete")
@@ -632,22 +636,32 @@ def test_no_read_or_write_crosses_a_tenant_boundary(settings):
                 sent += 1
                 failures += _judge(case, op, who, principal, variant, status, content, w)
     # Methods a view does not implement are refused, writing nothing, even to the staff
-    # member with the most permissions and to a bearer credential (RolePermission refuses an
-    # undeclared method before the view runs, whoever asks).
+    # member with the most permissions and to a bearer credential: a 405 problem once
+    # authenticated (the methods a path offers are public in the schema and the same for
+    # every object), before the role is looked at; 401 for an anonymous caller, who learns
+    # nothing (casino/api/permissions.py, the order of refusals).
     for name, (_, view) in sorted(routes.items()):
         op = next(op for (n, _), op in OPERATIONS.items() if n == name)
         url = reverse(name, kwargs=op.url(w, "X" if op.dimension == "table" else "A"))
         for missing in ("GET", "POST", "PUT", "PATCH", "DELETE"):
             if hasattr(view, missing.lower()):
                 continue
-            for who in (roles.FLOOR_SUPERVISOR, "key_A"):
+            for who in (roles.FLOOR_SUPERVISOR, "key_A", "anonymous"):
+                # The operational endpoints check their own token after the method.
+                anonymous_401 = not op.public and name not in ("health-detail", "metrics")
+                expected = 401 if who == "anonymous" and anonymous_401 else 405
                 with transaction.atomic():
-                    status = _send(w.clients[who], missing, url, {}).status_code
+                    response = _send(w.clients[who], missing, url, {})
+                    status = response.status_code
                     wrote, writes = (now := _writes(writes_sql)) != writes, now
                     transaction.set_rollback(True)
                 sent += 1
-                if status not in (401, 403, 405) or wrote:
-                    failures.append(f"{missing} {url} as {who}: {status}, wrote={wrote}")
+                problem = response.get("Content-Type") == "application/problem+json"
+                if status != expected or wrote or not problem:
+                    failures.append(
+                        f"{missing} {url} as {who}: {status} (expected {expected} problem), "
+                        f"{response.get('Content-Type')}, wrote={wrote}"
+                    )
     assert sent > 900
     assert failures == [], "\n".join(failures)
 

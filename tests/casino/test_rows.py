@@ -53,7 +53,7 @@ def test_select_sql_names_every_column_and_is_built_once():
     sql = model_select_sql(IdempotencyRecord, '"scope" = %s AND "key" = %s', lock="FOR UPDATE")
     assert sql == (
         'SELECT "id", "scope", "key", "method", "path", "fingerprint", "response_status", '
-        '"response_body", "created_at" FROM "api_idempotencyrecord" '
+        '"response_content", "response_body", "created_at" FROM "api_idempotencyrecord" '
         'WHERE "scope" = %s AND "key" = %s FOR UPDATE'
     )
     again = model_select_sql(IdempotencyRecord, '"scope" = %s AND "key" = %s', lock="FOR UPDATE")
@@ -135,6 +135,7 @@ def test_select_of_some_fields_defers_the_others():
         "method",
         "path",
         "fingerprint",
+        "response_content",
         "response_body",
         "created_at",
     }

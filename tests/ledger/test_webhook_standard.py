@@ -69,7 +69,7 @@ def test_event_ids_are_opaque_and_unique(operator):
 
 
 def test_a_settlement_event_written_in_sql_gets_an_opaque_id_and_the_filter(operator, table):
-    # round.settled rows are INSERTed by one SQL statement (ledger/services.py).
+    # round.settled rows are INSERTed by one SQL statement (ledger/services/settlement.py).
     operator, _ = services.operator_webhook_set(
         actor=ACTOR,
         operator=operator,

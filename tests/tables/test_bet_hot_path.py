@@ -76,7 +76,7 @@ def test_statements_per_bet(client_for, table, operator, settings):
         statements.remove(notify)
         assert len(statements) <= bound, "\n".join(s[:120] for s in statements)
         assert not any("SAVEPOINT" in s for s in statements)
-        ref = response.json()["bet_id"]
+        ref = response.json()["id"]
         placed = Bet.objects.get(ref=ref)
         assert placed.staked_total == 100
         assert RoundEvent.objects.filter(round_id=rid, type="bet_placed", payload__bet_id=ref)
