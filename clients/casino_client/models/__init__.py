@@ -145,6 +145,7 @@ from .table_rules_output import TableRulesOutput
 from .table_setup_input_request import TableSetupInputRequest
 from .table_shoes_input_request import TableShoesInputRequest
 from .tables_events_retrieve_format import TablesEventsRetrieveFormat
+from .tables_list_status import TablesListStatus
 from .timers import Timers
 from .transaction_output import TransactionOutput
 from .transactions_list_kind import TransactionsListKind
@@ -310,6 +311,7 @@ __all__ = (
     "TableSetupInputRequest",
     "TableShoesInputRequest",
     "TablesEventsRetrieveFormat",
+    "TablesListStatus",
     "Timers",
     "TransactionOutput",
     "TransactionsListKind",

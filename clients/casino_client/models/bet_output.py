@@ -14,20 +14,21 @@ class BetOutput:
     """
     Attributes:
         behind (bool):
-        bet_id (str):
         box (int):
-        id (int):
+        currency (str):
+        id (str): The bet's one id: decisions name it as `bet_id`, the round's state lists it, the ledger's legs carry
+            it as `bet_ref`.
         player_id (int):
         round_id (int):
-        stake (int):
-        staked_total (int):
+        stake (int): Minor units of `currency`.
+        staked_total (int): Minor units of `currency`.
         wallet_id (int):
     """
 
     behind: bool
-    bet_id: str
     box: int
-    id: int
+    currency: str
+    id: str
     player_id: int
     round_id: int
     stake: int
@@ -38,9 +39,9 @@ class BetOutput:
     def to_dict(self) -> dict[str, Any]:
         behind = self.behind
 
-        bet_id = self.bet_id
-
         box = self.box
+
+        currency = self.currency
 
         id = self.id
 
@@ -59,8 +60,8 @@ class BetOutput:
         field_dict.update(
             {
                 "behind": behind,
-                "bet_id": bet_id,
                 "box": box,
+                "currency": currency,
                 "id": id,
                 "player_id": player_id,
                 "round_id": round_id,
@@ -77,9 +78,9 @@ class BetOutput:
         d = dict(src_dict)
         behind = d.pop("behind")
 
-        bet_id = d.pop("bet_id")
-
         box = d.pop("box")
+
+        currency = d.pop("currency")
 
         id = d.pop("id")
 
@@ -95,8 +96,8 @@ class BetOutput:
 
         bet_output = cls(
             behind=behind,
-            bet_id=bet_id,
             box=box,
+            currency=currency,
             id=id,
             player_id=player_id,
             round_id=round_id,

@@ -15,14 +15,16 @@ class BetState:
     Attributes:
         behind (bool):
         bet_id (str):
-        insurance (int):
+        currency (str):
+        insurance (int): Minor units of `currency`.
         player_id (int | None): null: another operator's player
-        stake (int):
+        stake (int): Minor units of `currency`.
         withdrawn (bool):
     """
 
     behind: bool
     bet_id: str
+    currency: str
     insurance: int
     player_id: int | None
     stake: int
@@ -33,6 +35,8 @@ class BetState:
         behind = self.behind
 
         bet_id = self.bet_id
+
+        currency = self.currency
 
         insurance = self.insurance
 
@@ -49,6 +53,7 @@ class BetState:
             {
                 "behind": behind,
                 "bet_id": bet_id,
+                "currency": currency,
                 "insurance": insurance,
                 "player_id": player_id,
                 "stake": stake,
@@ -64,6 +69,8 @@ class BetState:
         behind = d.pop("behind")
 
         bet_id = d.pop("bet_id")
+
+        currency = d.pop("currency")
 
         insurance = d.pop("insurance")
 
@@ -81,6 +88,7 @@ class BetState:
         bet_state = cls(
             behind=behind,
             bet_id=bet_id,
+            currency=currency,
             insurance=insurance,
             player_id=player_id,
             stake=stake,

@@ -18,17 +18,19 @@ class HandState:
     """
     Attributes:
         cards (list[None | str]): null: a face-down card (the box's own player sees it)
+        currency (str):
         doubles (int):
         forced_cards (list[int]): positions in cards of the cards dealt by the rules, without a decision
         index (int):
         soft (bool):
         split (bool):
-        stakes (HandStateStakes):
+        stakes (HandStateStakes): Minor units of `currency`, by bet id.
         status (str):
         total (int | None): null while a card is face down
     """
 
     cards: list[None | str]
+    currency: str
     doubles: int
     forced_cards: list[int]
     index: int
@@ -45,6 +47,8 @@ class HandState:
             cards_item: None | str
             cards_item = cards_item_data
             cards.append(cards_item)
+
+        currency = self.currency
 
         doubles = self.doubles
 
@@ -68,6 +72,7 @@ class HandState:
         field_dict.update(
             {
                 "cards": cards,
+                "currency": currency,
                 "doubles": doubles,
                 "forced_cards": forced_cards,
                 "index": index,
@@ -99,6 +104,8 @@ class HandState:
 
             cards.append(cards_item)
 
+        currency = d.pop("currency")
+
         doubles = d.pop("doubles")
 
         forced_cards = cast(list[int], d.pop("forced_cards"))
@@ -122,6 +129,7 @@ class HandState:
 
         hand_state = cls(
             cards=cards,
+            currency=currency,
             doubles=doubles,
             forced_cards=forced_cards,
             index=index,

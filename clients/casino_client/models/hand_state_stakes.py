@@ -11,6 +11,8 @@ T = TypeVar("T", bound="HandStateStakes")
 
 @_attrs_define
 class HandStateStakes:
+    """Minor units of `currency`, by bet id."""
+
     additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -14,9 +14,10 @@ class PlayerAction:
     """
     Attributes:
         action (str):
-        amount_max (int | None):
-        amount_min (int | None):
+        amount_max (int | None): Minor units of `currency`.
+        amount_min (int | None): Minor units of `currency`.
         bet_id (str):
+        currency (str):
         player_id (int | None):
     """
 
@@ -24,6 +25,7 @@ class PlayerAction:
     amount_max: int | None
     amount_min: int | None
     bet_id: str
+    currency: str
     player_id: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -38,6 +40,8 @@ class PlayerAction:
 
         bet_id = self.bet_id
 
+        currency = self.currency
+
         player_id: int | None
         player_id = self.player_id
 
@@ -49,6 +53,7 @@ class PlayerAction:
                 "amount_max": amount_max,
                 "amount_min": amount_min,
                 "bet_id": bet_id,
+                "currency": currency,
                 "player_id": player_id,
             }
         )
@@ -76,6 +81,8 @@ class PlayerAction:
 
         bet_id = d.pop("bet_id")
 
+        currency = d.pop("currency")
+
         def _parse_player_id(data: object) -> int | None:
             if data is None:
                 return data
@@ -88,6 +95,7 @@ class PlayerAction:
             amount_max=amount_max,
             amount_min=amount_min,
             bet_id=bet_id,
+            currency=currency,
             player_id=player_id,
         )
 

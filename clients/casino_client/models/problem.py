@@ -20,21 +20,29 @@ class Problem:
     """RFC 9457 problem details.
 
     Attributes:
+        code (str): The machine code of the problem type.
         detail (str):
         status (int):
         title (str):
-        type_ (str):
+        type_ (str): The problem type's page (`/api/v1/problems/<code>`): what it means and what to do.
         errors (list[ProblemErrorsItem] | Unset):
+        param (str | Unset): The body field, query parameter or header at fault, when one is.
+        request_id (str | Unset): The request's id (the X-Request-ID header): quote it to support.
     """
 
+    code: str
     detail: str
     status: int
     title: str
     type_: str
     errors: list[ProblemErrorsItem] | Unset = UNSET
+    param: str | Unset = UNSET
+    request_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        code = self.code
+
         detail = self.detail
 
         status = self.status
@@ -50,10 +58,15 @@ class Problem:
                 errors_item = errors_item_data.to_dict()
                 errors.append(errors_item)
 
+        param = self.param
+
+        request_id = self.request_id
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "code": code,
                 "detail": detail,
                 "status": status,
                 "title": title,
@@ -62,6 +75,10 @@ class Problem:
         )
         if errors is not UNSET:
             field_dict["errors"] = errors
+        if param is not UNSET:
+            field_dict["param"] = param
+        if request_id is not UNSET:
+            field_dict["request_id"] = request_id
 
         return field_dict
 
@@ -70,6 +87,8 @@ class Problem:
         from ..models.problem_errors_item import ProblemErrorsItem
 
         d = dict(src_dict)
+        code = d.pop("code")
+
         detail = d.pop("detail")
 
         status = d.pop("status")
@@ -87,12 +106,19 @@ class Problem:
 
                 errors.append(errors_item)
 
+        param = d.pop("param", UNSET)
+
+        request_id = d.pop("request_id", UNSET)
+
         problem = cls(
+            code=code,
             detail=detail,
             status=status,
             title=title,
             type_=type_,
             errors=errors,
+            param=param,
+            request_id=request_id,
         )
 
         problem.additional_properties = d

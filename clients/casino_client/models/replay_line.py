@@ -16,6 +16,7 @@ class ReplayLine:
         bet_ref (str):
         bonus (int):
         bonus_kind (str):
+        currency (str): The round's: every amount of the line's.
         hand (str):
         ledger_bonus (int | None):
         ledger_leg_ids (list[int]):
@@ -35,6 +36,7 @@ class ReplayLine:
     bet_ref: str
     bonus: int
     bonus_kind: str
+    currency: str
     hand: str
     ledger_bonus: int | None
     ledger_leg_ids: list[int]
@@ -57,6 +59,8 @@ class ReplayLine:
         bonus = self.bonus
 
         bonus_kind = self.bonus_kind
+
+        currency = self.currency
 
         hand = self.hand
 
@@ -95,6 +99,7 @@ class ReplayLine:
                 "bet_ref": bet_ref,
                 "bonus": bonus,
                 "bonus_kind": bonus_kind,
+                "currency": currency,
                 "hand": hand,
                 "ledger_bonus": ledger_bonus,
                 "ledger_leg_ids": ledger_leg_ids,
@@ -122,6 +127,8 @@ class ReplayLine:
         bonus = d.pop("bonus")
 
         bonus_kind = d.pop("bonus_kind")
+
+        currency = d.pop("currency")
 
         hand = d.pop("hand")
 
@@ -165,6 +172,7 @@ class ReplayLine:
             bet_ref=bet_ref,
             bonus=bonus,
             bonus_kind=bonus_kind,
+            currency=currency,
             hand=hand,
             ledger_bonus=ledger_bonus,
             ledger_leg_ids=ledger_leg_ids,

@@ -34,7 +34,8 @@ class ReportOutput:
         parameters (ReportOutputParameters):
         period (ReportOutputPeriod):
         rows (list[ReportOutputRowsItem]):
-        signature (ReportOutputSignature): algorithm, key_id and value: the digest signed
+        signature (ReportOutputSignature): algorithm, key_id, public_key (raw Ed25519, base64) and value: the digest's
+            ASCII hex signed
         software_version (str):
         title (str):
         totals (list[ReportOutputTotalsItem]):

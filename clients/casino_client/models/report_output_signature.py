@@ -11,7 +11,7 @@ T = TypeVar("T", bound="ReportOutputSignature")
 
 @_attrs_define
 class ReportOutputSignature:
-    """algorithm, key_id and value: the digest signed"""
+    """algorithm, key_id, public_key (raw Ed25519, base64) and value: the digest's ASCII hex signed"""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

@@ -15,15 +15,17 @@ class VoidPreviewLine:
     Attributes:
         bet_id (str):
         box (int):
+        currency (str):
         hand_index (int):
-        paid (int):
+        paid (int): Minor units of `currency`.
         player_id (int | None):
         result (str): void_returned, or the decided outcome that stands
-        stake (int):
+        stake (int): Minor units of `currency`.
     """
 
     bet_id: str
     box: int
+    currency: str
     hand_index: int
     paid: int
     player_id: int | None
@@ -35,6 +37,8 @@ class VoidPreviewLine:
         bet_id = self.bet_id
 
         box = self.box
+
+        currency = self.currency
 
         hand_index = self.hand_index
 
@@ -53,6 +57,7 @@ class VoidPreviewLine:
             {
                 "bet_id": bet_id,
                 "box": box,
+                "currency": currency,
                 "hand_index": hand_index,
                 "paid": paid,
                 "player_id": player_id,
@@ -69,6 +74,8 @@ class VoidPreviewLine:
         bet_id = d.pop("bet_id")
 
         box = d.pop("box")
+
+        currency = d.pop("currency")
 
         hand_index = d.pop("hand_index")
 
@@ -88,6 +95,7 @@ class VoidPreviewLine:
         void_preview_line = cls(
             bet_id=bet_id,
             box=box,
+            currency=currency,
             hand_index=hand_index,
             paid=paid,
             player_id=player_id,

@@ -15,7 +15,7 @@ def _get_kwargs(
     *,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    round_: int | Unset = UNSET,
+    round_: float | Unset = UNSET,
     status: AuditDisputesListStatus | Unset = UNSET,
 ) -> dict[str, Any]:
 
@@ -99,7 +99,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    round_: int | Unset = UNSET,
+    round_: float | Unset = UNSET,
     status: AuditDisputesListStatus | Unset = UNSET,
 ) -> Response[PaginatedDisputeOutputList | Problem]:
     """List audit disputes
@@ -111,7 +111,7 @@ def sync_detailed(
     Args:
         cursor (str | Unset):
         page_size (int | Unset):
-        round_ (int | Unset):
+        round_ (float | Unset):
         status (AuditDisputesListStatus | Unset):
 
     Raises:
@@ -141,7 +141,7 @@ def sync(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    round_: int | Unset = UNSET,
+    round_: float | Unset = UNSET,
     status: AuditDisputesListStatus | Unset = UNSET,
 ) -> PaginatedDisputeOutputList | Problem | None:
     """List audit disputes
@@ -153,7 +153,7 @@ def sync(
     Args:
         cursor (str | Unset):
         page_size (int | Unset):
-        round_ (int | Unset):
+        round_ (float | Unset):
         status (AuditDisputesListStatus | Unset):
 
     Raises:
@@ -178,7 +178,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    round_: int | Unset = UNSET,
+    round_: float | Unset = UNSET,
     status: AuditDisputesListStatus | Unset = UNSET,
 ) -> Response[PaginatedDisputeOutputList | Problem]:
     """List audit disputes
@@ -190,7 +190,7 @@ async def asyncio_detailed(
     Args:
         cursor (str | Unset):
         page_size (int | Unset):
-        round_ (int | Unset):
+        round_ (float | Unset):
         status (AuditDisputesListStatus | Unset):
 
     Raises:
@@ -218,7 +218,7 @@ async def asyncio(
     client: AuthenticatedClient,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    round_: int | Unset = UNSET,
+    round_: float | Unset = UNSET,
     status: AuditDisputesListStatus | Unset = UNSET,
 ) -> PaginatedDisputeOutputList | Problem | None:
     """List audit disputes
@@ -230,7 +230,7 @@ async def asyncio(
     Args:
         cursor (str | Unset):
         page_size (int | Unset):
-        round_ (int | Unset):
+        round_ (float | Unset):
         status (AuditDisputesListStatus | Unset):
 
     Raises:

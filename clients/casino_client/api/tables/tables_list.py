@@ -7,20 +7,31 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.paginated_table_output_list import PaginatedTableOutputList
 from ...models.problem import Problem
+from ...models.tables_list_status import TablesListStatus
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
+    currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
+    status: TablesListStatus | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
+    params["currency"] = currency
+
     params["cursor"] = cursor
 
     params["page_size"] = page_size
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -86,8 +97,10 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
+    status: TablesListStatus | Unset = UNSET,
 ) -> Response[PaginatedTableOutputList | Problem]:
     """List tables
 
@@ -99,8 +112,10 @@ def sync_detailed(
     need none).
 
     Args:
+        currency (str | Unset):
         cursor (str | Unset):
         page_size (int | Unset):
+        status (TablesListStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,8 +126,10 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
+        currency=currency,
         cursor=cursor,
         page_size=page_size,
+        status=status,
     )
 
     response = client.get_httpx_client().request(
@@ -125,8 +142,10 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
+    status: TablesListStatus | Unset = UNSET,
 ) -> PaginatedTableOutputList | Problem | None:
     """List tables
 
@@ -138,8 +157,10 @@ def sync(
     need none).
 
     Args:
+        currency (str | Unset):
         cursor (str | Unset):
         page_size (int | Unset):
+        status (TablesListStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,16 +172,20 @@ def sync(
 
     return sync_detailed(
         client=client,
+        currency=currency,
         cursor=cursor,
         page_size=page_size,
+        status=status,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
+    status: TablesListStatus | Unset = UNSET,
 ) -> Response[PaginatedTableOutputList | Problem]:
     """List tables
 
@@ -172,8 +197,10 @@ async def asyncio_detailed(
     need none).
 
     Args:
+        currency (str | Unset):
         cursor (str | Unset):
         page_size (int | Unset):
+        status (TablesListStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,8 +211,10 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
+        currency=currency,
         cursor=cursor,
         page_size=page_size,
+        status=status,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -196,8 +225,10 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
+    status: TablesListStatus | Unset = UNSET,
 ) -> PaginatedTableOutputList | Problem | None:
     """List tables
 
@@ -209,8 +240,10 @@ async def asyncio(
     need none).
 
     Args:
+        currency (str | Unset):
         cursor (str | Unset):
         page_size (int | Unset):
+        status (TablesListStatus | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -223,7 +256,9 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            currency=currency,
             cursor=cursor,
             page_size=page_size,
+            status=status,
         )
     ).parsed

@@ -18,7 +18,7 @@ def _get_kwargs(
     page_size: int | Unset = UNSET,
     round_: int | Unset = UNSET,
     table: int | Unset = UNSET,
-    wallet: int | Unset = UNSET,
+    wallet: float | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -108,7 +108,7 @@ def sync_detailed(
     page_size: int | Unset = UNSET,
     round_: int | Unset = UNSET,
     table: int | Unset = UNSET,
-    wallet: int | Unset = UNSET,
+    wallet: float | Unset = UNSET,
 ) -> Response[PaginatedTransactionOutputList | Problem]:
     """List transactions
 
@@ -124,7 +124,7 @@ def sync_detailed(
         page_size (int | Unset):
         round_ (int | Unset):
         table (int | Unset):
-        wallet (int | Unset):
+        wallet (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,7 +158,7 @@ def sync(
     page_size: int | Unset = UNSET,
     round_: int | Unset = UNSET,
     table: int | Unset = UNSET,
-    wallet: int | Unset = UNSET,
+    wallet: float | Unset = UNSET,
 ) -> PaginatedTransactionOutputList | Problem | None:
     """List transactions
 
@@ -174,7 +174,7 @@ def sync(
         page_size (int | Unset):
         round_ (int | Unset):
         table (int | Unset):
-        wallet (int | Unset):
+        wallet (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -203,7 +203,7 @@ async def asyncio_detailed(
     page_size: int | Unset = UNSET,
     round_: int | Unset = UNSET,
     table: int | Unset = UNSET,
-    wallet: int | Unset = UNSET,
+    wallet: float | Unset = UNSET,
 ) -> Response[PaginatedTransactionOutputList | Problem]:
     """List transactions
 
@@ -219,7 +219,7 @@ async def asyncio_detailed(
         page_size (int | Unset):
         round_ (int | Unset):
         table (int | Unset):
-        wallet (int | Unset):
+        wallet (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -251,7 +251,7 @@ async def asyncio(
     page_size: int | Unset = UNSET,
     round_: int | Unset = UNSET,
     table: int | Unset = UNSET,
-    wallet: int | Unset = UNSET,
+    wallet: float | Unset = UNSET,
 ) -> PaginatedTransactionOutputList | Problem | None:
     """List transactions
 
@@ -267,7 +267,7 @@ async def asyncio(
         page_size (int | Unset):
         round_ (int | Unset):
         table (int | Unset):
-        wallet (int | Unset):
+        wallet (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -15,7 +15,7 @@ def _get_kwargs(
     currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    player: int | Unset = UNSET,
+    player: float | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -95,7 +95,7 @@ def sync_detailed(
     currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    player: int | Unset = UNSET,
+    player: float | Unset = UNSET,
 ) -> Response[PaginatedWalletOutputList | Problem]:
     """List wallets
 
@@ -109,7 +109,7 @@ def sync_detailed(
         currency (str | Unset):
         cursor (str | Unset):
         page_size (int | Unset):
-        player (int | Unset):
+        player (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,7 +139,7 @@ def sync(
     currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    player: int | Unset = UNSET,
+    player: float | Unset = UNSET,
 ) -> PaginatedWalletOutputList | Problem | None:
     """List wallets
 
@@ -153,7 +153,7 @@ def sync(
         currency (str | Unset):
         cursor (str | Unset):
         page_size (int | Unset):
-        player (int | Unset):
+        player (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,7 +178,7 @@ async def asyncio_detailed(
     currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    player: int | Unset = UNSET,
+    player: float | Unset = UNSET,
 ) -> Response[PaginatedWalletOutputList | Problem]:
     """List wallets
 
@@ -192,7 +192,7 @@ async def asyncio_detailed(
         currency (str | Unset):
         cursor (str | Unset):
         page_size (int | Unset):
-        player (int | Unset):
+        player (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -220,7 +220,7 @@ async def asyncio(
     currency: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     page_size: int | Unset = UNSET,
-    player: int | Unset = UNSET,
+    player: float | Unset = UNSET,
 ) -> PaginatedWalletOutputList | Problem | None:
     """List wallets
 
@@ -234,7 +234,7 @@ async def asyncio(
         currency (str | Unset):
         cursor (str | Unset):
         page_size (int | Unset):
-        player (int | Unset):
+        player (float | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
