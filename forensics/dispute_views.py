@@ -69,7 +69,7 @@ class DisputeOutputSerializer(serializers.Serializer):
 
 class EvidenceInputSerializer(serializers.Serializer):
     reference = serializers.CharField(max_length=200, help_text="e.g. camera 3 14:03:22.400")
-    note = serializers.CharField(max_length=2000, required=False, default="")
+    note = serializers.CharField(max_length=2000, required=False, default="", allow_blank=True)
 
 
 class DisputeListCreateView(generics.GenericAPIView):
@@ -82,9 +82,11 @@ class DisputeListCreateView(generics.GenericAPIView):
 
     class InputSerializer(serializers.Serializer):
         round_id = IdField()
-        bet_ref = serializers.CharField(max_length=40, required=False, default="")
+        bet_ref = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
         claim = serializers.CharField(max_length=2000)
-        claimant = serializers.CharField(max_length=200, required=False, default="")
+        claimant = serializers.CharField(
+            max_length=200, required=False, default="", allow_blank=True
+        )
         evidence = EvidenceInputSerializer(many=True, required=False, default=list)
 
     def get_queryset(self):
@@ -133,7 +135,9 @@ class DisputeNoteView(APIView):
     class InputSerializer(serializers.Serializer):
         kind = serializers.ChoiceField(choices=DisputeNote.Kind.choices, default="note")
         text = serializers.CharField(max_length=2000)
-        evidence_ref = serializers.CharField(max_length=200, required=False, default="")
+        evidence_ref = serializers.CharField(
+            max_length=200, required=False, default="", allow_blank=True
+        )
 
     @extend_schema(request=InputSerializer, responses={201: DisputeOutputSerializer})
     def post(self, request, pk: int):
@@ -154,7 +158,7 @@ class DisputeInvestigateView(APIView):
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        note = serializers.CharField(max_length=2000, required=False, default="")
+        note = serializers.CharField(max_length=2000, required=False, default="", allow_blank=True)
 
     @extend_schema(request=InputSerializer, responses=DisputeOutputSerializer)
     def post(self, request, pk: int):

@@ -248,6 +248,7 @@ def outcomes(rnd: Round, caller: _Caller) -> list[dict[str, Any]] | None:
                 "bonus": line["bonus"],
                 "bonus_kind": line["bonus_kind"],
                 "paid": line["paid"],
+                "currency": rnd.currency,
             }
         )
     out = []

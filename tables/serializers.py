@@ -380,6 +380,7 @@ class OutcomeLineSerializer(serializers.Serializer):
     bonus = serializers.IntegerField()
     bonus_kind = serializers.CharField(allow_blank=True)
     paid = serializers.IntegerField()
+    currency = serializers.CharField()
 
 
 class BetOutcomeSerializer(serializers.Serializer):

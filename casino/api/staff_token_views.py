@@ -100,7 +100,7 @@ class StaffTokenRevokeView(APIView):
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        reason = serializers.CharField(max_length=500, required=False, default="")
+        reason = serializers.CharField(max_length=500, required=False, default="", allow_blank=True)
 
     @extend_schema(
         summary="Revoke one of your staff API tokens",

@@ -110,7 +110,7 @@ class RotateInputSerializer(serializers.Serializer):
         help_text="how long the replaced secret keeps working (default and most: "
         "API_ROTATION_OVERLAP_HOURS)",
     )
-    reason = serializers.CharField(max_length=500, required=False, default="")
+    reason = serializers.CharField(max_length=500, required=False, default="", allow_blank=True)
 
 
 def _rotate_data(request) -> dict:
@@ -227,7 +227,7 @@ class DeviceTokenListCreateView(generics.GenericAPIView):
     class InputSerializer(CredentialInputSerializer):
         table_id = IdField()
         device_id = serializers.CharField(max_length=64)
-        label = serializers.CharField(max_length=120, required=False, default="")
+        label = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
 
     def get_queryset(self):
         return selectors.device_token_list()

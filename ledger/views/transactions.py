@@ -115,7 +115,7 @@ class ReplacementLegInputSerializer(serializers.Serializer):
     account_id = IdField()
     amount = JsonIntegerField(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT)
     kind = serializers.ChoiceField(choices=Leg.Kind.choices)
-    bet_ref = serializers.CharField(max_length=64, required=False, default="")
+    bet_ref = serializers.CharField(max_length=64, required=False, default="", allow_blank=True)
 
 
 _CORRECTIONS_BY_STAFF = "Corrections are requested and approved by staff members."

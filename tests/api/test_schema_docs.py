@@ -136,3 +136,14 @@ def test_the_schema_links_the_guide_and_the_guide_is_served_from_its_markdown(cl
     markdown_text = GUIDE_FILE.read_text()
     assert "/players/" in markdown_text and "&lt;bet_id" in page  # escaped, not raw HTML
     assert client.post("/api/v1/docs/guide/").status_code == 405
+
+
+def test_an_optional_text_field_accepts_its_own_default(schema):
+    """A request field documented with the default "" accepts "": a generated client sends the
+    documented default, which must not come back as a 400 (the players' display_name did)."""
+    refused = []
+    for name, component in schema["components"]["schemas"].items():
+        for field, spec in component.get("properties", {}).items():
+            if spec.get("default") == "" and spec.get("minLength", 0) > 0:
+                refused.append(f"{name}.{field}")
+    assert refused == []
