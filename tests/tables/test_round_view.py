@@ -43,7 +43,7 @@ def test_turns_windows_actions_next_and_outcomes(client_for, table, operator):
             key=f"bet-{player.pk}",
         )
         assert placed.status_code == 201, placed.json()
-        refs[player.pk] = placed.json()["bet_id"]
+        refs[player.pk] = placed.json()["id"]
     refs[stranger.pk] = services.bet_place(
         actor=ACTOR, round_id=rid, player=stranger, box=3, stake=1000
     ).ref
