@@ -65,7 +65,7 @@ def read_db() -> str:
         try:
             lag = replica_lag()
         except DatabaseError as exc:
-            log.warning("replica unreachable, reading from the primary: %s", exc)
+            log.warning("replica unreachable, reading from the primary: %s", exc, exc_info=True)
             connections[REPLICA].close()
             lag = None
         alias = REPLICA

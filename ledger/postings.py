@@ -1,15 +1,18 @@
-"""Low-level writes of the ledger: house-side accounts, transaction rows and legs.
+"""Low-level SQL of the ledger: house-side accounts and wallets, transaction rows and legs,
+and the settlement's stake check and ``round.settled`` events.
 
-Only ``ledger/services/`` calls these; they check nothing about funds or locks (the services
-do, in the order of ``ledger/lock_objects.py``). Every leg of every posting is written by one
-``INSERT … SELECT FROM unnest(…)``, whether the posting has two legs or twenty thousand; the
-database then checks the balance at commit and moves the wallet balances (migration 0003).
+Only ``ledger/services/`` calls these, and the services hold no SQL of their own. They check
+nothing about funds or locks (the services do, in the order of ``ledger/lock_objects.py``).
+Every leg of every posting is written by one ``INSERT … SELECT FROM unnest(…)``, whether the
+posting has two legs or twenty thousand; the database then checks the balance at commit and
+moves the wallet balances (migration 0003).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from django.db import connection
 from django.utils import timezone
@@ -60,6 +63,23 @@ def house_account_id(
             [kind, currency, operator_id, table_id, timezone.now()],
         )
     return Account.objects.filter(player_id=None, **lookup).values_list("pk", flat=True).get()
+
+
+def wallet_insert(*, operator_id: int, player_id: int, currency: str) -> bool:
+    """Open the player's wallet in ``currency`` unless it exists: True when this call created
+    it (a concurrent opening of the same wallet writes nothing: ON CONFLICT DO NOTHING)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO ledger_account (kind, currency, operator_id, player_id, table_id,
+                                        balance, created_at)
+            VALUES ('wallet', %s, %s, %s, NULL, 0, %s)
+            ON CONFLICT ON CONSTRAINT account_unique_identity DO NOTHING
+            RETURNING id
+            """,
+            [currency, operator_id, player_id, timezone.now()],
+        )
+        return cursor.fetchone() is not None
 
 
 def transaction_insert(
@@ -242,3 +262,119 @@ def posting_insert(
         )
         legs_insert(txn_id, [leg._replace(account_id=leg.account_id or house_id) for leg in legs])
     return _saved(txn, txn_id)
+
+
+# Per bet, an index lookup by bet_ref (a handful of legs each): the cost follows the round's
+# size, not the size of the table's stakes-in-play history. ``bet_ref <> ''`` lets the planner
+# use the partial index ``leg_bet_ref_idx``.
+_STAKE_CHECK_SQL = """
+    SELECT u.bet_ref, u.stake, u.in_play FROM (
+        SELECT x.bet_ref, sum(x.stake) AS stake,
+               (SELECT coalesce(sum(l.amount), 0) FROM ledger_leg AS l
+                WHERE l.bet_ref = x.bet_ref AND l.bet_ref <> '' AND l.account_id = %s) AS in_play
+        FROM unnest(%s::text[], %s::bigint[]) AS x(bet_ref, stake)
+        GROUP BY x.bet_ref
+    ) AS u
+    WHERE u.in_play <> u.stake
+    ORDER BY u.bet_ref
+    LIMIT 5
+"""
+
+
+class StakeMismatchRow(NamedTuple):
+    bet_ref: str
+    stake: int  # the lines' stakes of the bet, summed
+    in_play: int  # the bet's stake in play on the account
+
+
+def stakes_in_play_mismatches(
+    *, in_play_account_id: int, bet_refs: Sequence[str], stakes: Sequence[int]
+) -> list[StakeMismatchRow]:
+    """The first five bets (by bet_ref) whose line stakes, summed per bet, differ from their
+    stake in play on ``in_play_account_id``; empty when every bet's stakes add up. One
+    statement whatever the number of lines."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _STAKE_CHECK_SQL, [in_play_account_id, text_array(bet_refs), int_array(stakes)]
+        )
+        return [StakeMismatchRow(*row) for row in cursor.fetchall()]
+
+
+_SETTLED_EVENTS_SQL = """
+    INSERT INTO ledger_operatorevent (public_id, operator_id, kind, payload, created_at,
+                                      transaction_id, delivery, attempts, next_attempt_at)
+    SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), a.operator_id, %(kind)s,
+           json_build_object(
+               'transaction_id', %(txn)s, 'round_id', %(round)s, 'table_id', %(table)s,
+               'currency', %(currency)s,
+               'bets', json_agg(json_build_object(
+                   'bet_ref', u.bet_ref, 'wallet_id', u.wallet_id, 'player_id', a.player_id,
+                   'stake', u.stake, 'payout', u.payout, 'bonus', u.bonus,
+                   'result', u.result, 'bonus_kind', u.bonus_kind) ORDER BY u.n)),
+           %(now)s, %(txn)s,
+           CASE WHEN o.webhook_url = '' THEN 'not_configured'
+                WHEN o.webhook_event_types <> '{}' AND NOT %(kind)s = ANY(o.webhook_event_types)
+                THEN 'not_subscribed'
+                ELSE 'pending' END, 0, %(now)s
+    FROM unnest(%(bet_ref)s::text[], %(wallet)s::bigint[], %(stake)s::bigint[],
+                %(payout)s::bigint[], %(bonus)s::bigint[], %(result)s::text[],
+                %(bonus_kind)s::text[]) WITH ORDINALITY
+         AS u(bet_ref, wallet_id, stake, payout, bonus, result, bonus_kind, n)
+    JOIN ledger_account AS a ON a.id = u.wallet_id
+    JOIN ledger_operator AS o ON o.id = a.operator_id
+    GROUP BY a.operator_id, o.webhook_url, o.webhook_event_types
+    RETURNING id, delivery
+"""
+
+
+class SettledLine(Protocol):
+    """What the settled events say of each line (``ledger.services.SettlementLine``)."""
+
+    @property
+    def bet_ref(self) -> str: ...
+    @property
+    def wallet_id(self) -> int: ...
+    @property
+    def stake(self) -> int: ...
+    @property
+    def payout(self) -> int: ...
+    @property
+    def bonus(self) -> int: ...
+    @property
+    def result(self) -> str: ...
+    @property
+    def bonus_kind(self) -> str: ...
+
+
+def settled_events_insert(
+    *,
+    kind: str,
+    transaction_id: int,
+    round_id: int,
+    table_id: int,
+    currency: str,
+    lines: Sequence[SettledLine],
+) -> list[int]:
+    """One ``kind`` event per operator with players in the settlement (its bets' lines, in
+    order), in one INSERT … SELECT whatever the number of lines; the ids of those whose
+    webhook delivery is pending (the others are feed-only: no webhook, or not subscribed)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _SETTLED_EVENTS_SQL,
+            {
+                "kind": kind,
+                "txn": transaction_id,
+                "round": round_id,
+                "table": table_id,
+                "currency": currency,
+                "now": timezone.now(),
+                "bet_ref": text_array(line.bet_ref for line in lines),
+                "wallet": int_array(line.wallet_id for line in lines),
+                "stake": int_array(line.stake for line in lines),
+                "payout": int_array(line.payout for line in lines),
+                "bonus": int_array(line.bonus for line in lines),
+                "result": text_array(line.result for line in lines),
+                "bonus_kind": text_array(line.bonus_kind for line in lines),
+            },
+        )
+        return [pk for pk, delivery in cursor.fetchall() if delivery == "pending"]

@@ -189,7 +189,7 @@ class Hub:
                             feed.wanted = max(feed.wanted, (txid, pk))
                             self._request(table_id)
             except (psycopg.Error, OSError) as exc:
-                logger.warning("table stream listener: %s; reconnecting", exc)
+                logger.warning("table stream listener: %s; reconnecting", exc, exc_info=True)
             self._listening.clear()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
@@ -208,7 +208,7 @@ class Hub:
                 try:
                     await self._fetch(table_id, feed)
                 except (psycopg.Error, OSError) as exc:
-                    logger.warning("table stream read: %s; retrying", exc)
+                    logger.warning("table stream read: %s; retrying", exc, exc_info=True)
                     self.loop.call_later(1.0, self._request, table_id)
 
     async def _fetch(self, table_id: int, feed: _Feed) -> None:

@@ -7,7 +7,7 @@ import secrets
 import uuid
 from collections.abc import Sequence
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
@@ -32,6 +32,7 @@ from ledger.postings import (
     house_account_id,
     legs_insert,
     transaction_insert,
+    wallet_insert,
 )
 from ledger.services.common import (
     amount_check,
@@ -158,18 +159,9 @@ def wallet_open(*, actor: Actor, player: Player, currency: str) -> tuple[Account
     currency_check(currency)
     _play_money_check(player, currency)
     with money_atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(
-                """
-                INSERT INTO ledger_account (kind, currency, operator_id, player_id, table_id,
-                                            balance, created_at)
-                VALUES ('wallet', %s, %s, %s, NULL, 0, %s)
-                ON CONFLICT ON CONSTRAINT account_unique_identity DO NOTHING
-                RETURNING id
-                """,
-                [currency, player.operator_id, player.pk, timezone.now()],
-            )
-            created = cursor.fetchone() is not None
+        created = wallet_insert(
+            operator_id=player.operator_id, player_id=player.pk, currency=currency
+        )
         wallet = Account.objects.get(kind=Account.Kind.WALLET, player=player, currency=currency)
         if created:
             events.wallet_opened(actor=actor, wallet=wallet)

@@ -7,12 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db import connection
-from django.utils import timezone
-
 from casino.actors import Actor
 from casino.errors import Unprocessable, ValidationFailed
-from casino.pgarrays import int_array, text_array
 from ledger import events, lock_objects, notifications
 from ledger.errors import (
     StakeMismatch,
@@ -28,6 +24,8 @@ from ledger.postings import (
     LegSpec,
     house_account_id,
     legs_insert,
+    settled_events_insert,
+    stakes_in_play_mismatches,
     transaction_insert,
 )
 from ledger.services.common import (
@@ -89,49 +87,6 @@ def _settlement_lines_check(lines: Sequence[SettlementLine]) -> None:
         reference_check(value, field=f"lines[{index}].bet_ref")
 
 
-# Per bet, an index lookup by bet_ref (a handful of legs each): the cost follows the round's
-# size, not the size of the table's stakes-in-play history. ``bet_ref <> ''`` lets the planner
-# use the partial index ``leg_bet_ref_idx``.
-_STAKE_CHECK_SQL = """
-    SELECT u.bet_ref, u.stake, u.in_play FROM (
-        SELECT x.bet_ref, sum(x.stake) AS stake,
-               (SELECT coalesce(sum(l.amount), 0) FROM ledger_leg AS l
-                WHERE l.bet_ref = x.bet_ref AND l.bet_ref <> '' AND l.account_id = %s) AS in_play
-        FROM unnest(%s::text[], %s::bigint[]) AS x(bet_ref, stake)
-        GROUP BY x.bet_ref
-    ) AS u
-    WHERE u.in_play <> u.stake
-    ORDER BY u.bet_ref
-    LIMIT 5
-"""
-
-_SETTLED_EVENTS_SQL = """
-    INSERT INTO ledger_operatorevent (public_id, operator_id, kind, payload, created_at,
-                                      transaction_id, delivery, attempts, next_attempt_at)
-    SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), a.operator_id, %(kind)s,
-           json_build_object(
-               'transaction_id', %(txn)s, 'round_id', %(round)s, 'table_id', %(table)s,
-               'currency', %(currency)s,
-               'bets', json_agg(json_build_object(
-                   'bet_ref', u.bet_ref, 'wallet_id', u.wallet_id, 'player_id', a.player_id,
-                   'stake', u.stake, 'payout', u.payout, 'bonus', u.bonus,
-                   'result', u.result, 'bonus_kind', u.bonus_kind) ORDER BY u.n)),
-           %(now)s, %(txn)s,
-           CASE WHEN o.webhook_url = '' THEN 'not_configured'
-                WHEN o.webhook_event_types <> '{}' AND NOT %(kind)s = ANY(o.webhook_event_types)
-                THEN 'not_subscribed'
-                ELSE 'pending' END, 0, %(now)s
-    FROM unnest(%(bet_ref)s::text[], %(wallet)s::bigint[], %(stake)s::bigint[],
-                %(payout)s::bigint[], %(bonus)s::bigint[], %(result)s::text[],
-                %(bonus_kind)s::text[]) WITH ORDINALITY
-         AS u(bet_ref, wallet_id, stake, payout, bonus, result, bonus_kind, n)
-    JOIN ledger_account AS a ON a.id = u.wallet_id
-    JOIN ledger_operator AS o ON o.id = a.operator_id
-    GROUP BY a.operator_id, o.webhook_url, o.webhook_event_types
-    RETURNING id, delivery
-"""
-
-
 def round_settlement_post(
     *,
     actor: Actor,
@@ -180,19 +135,16 @@ def round_settlement_post(
         stakes = [line.stake for line in lines]
         in_play = house_account_id(Account.Kind.STAKES, currency, table_id=table_id)
         house = house_account_id(Account.Kind.HOUSE, currency)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                lock_objects.WALLETS_FOR_UPDATE_SQL, [int_array(sorted(set(wallet_ids)))]
-            )
-            wallets = {row[0]: row for row in cursor.fetchall()}
-            missing = sorted(set(wallet_ids) - wallets.keys())
-            if missing:
-                raise Unprocessable(f"No such wallets: {missing[:10]}.")
-            foreign = sorted(pk for pk, row in wallets.items() if row[1] != currency)
-            if foreign:
-                raise WrongCurrency(f"Wallets {foreign[:10]} do not hold {currency}.")
-            cursor.execute(_STAKE_CHECK_SQL, [in_play, text_array(bet_refs), int_array(stakes)])
-            mismatched = cursor.fetchall()
+        wallets = lock_objects.wallet_rows_for_update(wallet_ids)
+        missing = sorted(set(wallet_ids) - wallets.keys())
+        if missing:
+            raise Unprocessable(f"No such wallets: {missing[:10]}.")
+        foreign = sorted(pk for pk, row in wallets.items() if row.currency != currency)
+        if foreign:
+            raise WrongCurrency(f"Wallets {foreign[:10]} do not hold {currency}.")
+        mismatched = stakes_in_play_mismatches(
+            in_play_account_id=in_play, bet_refs=bet_refs, stakes=stakes
+        )
         if mismatched:
             described = ", ".join(f"{ref}: lines {s}, in play {p}" for ref, s, p in mismatched)
             raise StakeMismatch(
@@ -237,27 +189,14 @@ def round_settlement_post(
             ),
         )
         legs_insert(txn.pk, legs)
-        now = timezone.now()
-        with connection.cursor() as cursor:
-            cursor.execute(
-                _SETTLED_EVENTS_SQL,
-                {
-                    "kind": notifications.ROUND_SETTLED,
-                    "txn": txn.pk,
-                    "round": round_id,
-                    "table": table_id,
-                    "currency": currency,
-                    "now": now,
-                    "bet_ref": text_array(bet_refs),
-                    "wallet": int_array(wallet_ids),
-                    "stake": int_array(stakes),
-                    "payout": int_array(line.payout for line in lines),
-                    "bonus": int_array(line.bonus for line in lines),
-                    "result": text_array(line.result for line in lines),
-                    "bonus_kind": text_array(line.bonus_kind for line in lines),
-                },
-            )
-            pending = [pk for pk, delivery in cursor.fetchall() if delivery == "pending"]
+        pending = settled_events_insert(
+            kind=notifications.ROUND_SETTLED,
+            transaction_id=txn.pk,
+            round_id=round_id,
+            table_id=table_id,
+            currency=currency,
+            lines=lines,
+        )
         notifications.deliveries_enqueue_on_commit(pending)
         events.round_settled(
             actor=actor,

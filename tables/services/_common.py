@@ -13,7 +13,7 @@ from django_fsm import can_proceed
 from casino.actors import Actor
 from casino.errors import NotFound
 from casino.rows import model_remember
-from tables import lock_objects
+from tables import lock_objects, writes
 from tables.errors import RoundHeld, RoundSuspended, WrongPhase
 from tables.models import Box, Round, RoundEvent, Table, VoidRequest
 
@@ -137,16 +137,15 @@ def hold_check(rnd: Round) -> None:
 
 def meta_event(rnd: Round, type_: str, payload: dict[str, Any], actor: Actor) -> None:
     """A non-engine entry of the round's live stream (opened, suspended, revealed, settled)."""
-    event = RoundEvent.objects.create(
-        round=rnd,
-        table_id=rnd.table_id,
+    event = writes.round_event_row(
+        rnd,
         kind="meta",
-        seq=None,
-        type=type_,
+        type_=type_,
         payload=payload,
         public={"type": type_, **payload},
         actor=actor.describe(),
     )
+    writes.round_event_insert(event)
     stream_wake(event)
 
 

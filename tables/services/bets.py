@@ -12,13 +12,12 @@ from django.utils import timezone
 from audit.services import audit_events_batched
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable
-from casino.rows import model_first, model_insert, model_insert_sql, model_select_sql
 from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
-from tables import events, lock_objects
+from tables import events, lock_objects, writes
 from tables.errors import BettingClosed, engine_error
-from tables.models import Bet, RoundEvent, RuleSetVersion, Seat
+from tables.models import Bet, RuleSetVersion
 from tables.services._common import Phase, live_check, stream_wake
 
 
@@ -136,22 +135,12 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
         public.pop("player_id")
         # No seq: bets are numbered by their place in the fold (RoundEvent id order) when the
         # betting closes; taking the next seq would serialise the round's bets again.
-        round_event = RoundEvent(
-            round=rnd,
-            table_id=rnd.table_id,
-            seq=None,
-            type=event.type,
-            payload=payload,
-            public=public,
-            actor=actor.label,
+        round_event = writes.round_event_row(
+            rnd, type_=event.type, payload=payload, public=public, actor=actor.label
         )
         # One round trip writes the bet, its engine event and the box's new figures.
-        model_insert(
-            bet,
-            also=[
-                model_insert_sql(round_event),
-                _box_figures(rnd, player, found, stake, behind),
-            ],
+        writes.bet_insert(
+            bet, event=round_event, box_update=_box_figures(rnd, player, found, stake, behind)
         )
         events.round_event(actor=actor, round=rnd, seq=None, event=payload, bet_id=bet.pk)
         stream_wake(None, table_id=rnd.table_id)
@@ -202,19 +191,13 @@ def _box_figures(rnd, player: Player, found, stake: int, behind: bool) -> tuple[
     """The UPDATE of the box's figures with the bet; a controlling bet starts them, and sits
     its player at the box (a box stays with its seated player until they leave)."""
     if behind:
-        return _box_update(found.id, bets=found.bets + 1, stake_total=found.stake_total + stake)
+        return writes.box_update_sql(
+            found.id, bets=found.bets + 1, stake_total=found.stake_total + stake
+        )
     seat_id = found.seat_id
     if found.seat_player_id != player.pk:
-        # The player's bets are serialised by their wallet's lock: nobody else seats this
-        # player at this table now, a plain get-then-create does (without get_or_create's
-        # savepoint round trips). (At most one such seat: seat_one_per_player_per_table.)
-        sql = model_select_sql(Seat, "table_id = %s AND player_id = %s AND left_at IS NULL")
-        seat = model_first(Seat, sql, [rnd.table_id, player.pk])
-        if seat is None:
-            seat = Seat(table_id=rnd.table_id, player=player, left_at=None)
-            model_insert(seat)
-        seat_id = seat.pk
-    return _box_update(
+        seat_id = writes.seat_for_bet(table_id=rnd.table_id, player=player)
+    return writes.box_update_sql(
         found.id,
         bets=1,
         stake_total=stake,
@@ -222,11 +205,6 @@ def _box_figures(rnd, player: Player, found, stake: int, behind: bool) -> tuple[
         controller_id=player.pk,
         seat_id=seat_id,
     )
-
-
-def _box_update(pk: int, **columns: int) -> tuple[str, list]:
-    sql = "UPDATE tables_box SET " + ", ".join(f"{name} = %s" for name in columns)
-    return sql + " WHERE id = %s", [*columns.values(), pk]
 
 
 def late_bet_record(*, actor: Actor, refusal: BettingClosed) -> None:

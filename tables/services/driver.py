@@ -13,12 +13,12 @@ from django_fsm import can_proceed
 
 from casino.actors import Actor
 from casino.errors import Conflict
-from casino.rows import model_insert, model_remembered, model_update_changed
+from casino.rows import model_remembered, model_update_changed
 from ledger import services as ledger
 from tables import engine as eng
-from tables import events, lock_objects, selectors, visibility
+from tables import events, lock_objects, selectors, visibility, writes
 from tables.errors import engine_error
-from tables.models import Bet, Decision, Hand, Round, RoundEvent, Shoe, Shuffle, Table
+from tables.models import Bet, Decision, Hand, Round, Shoe, Shuffle, Table
 from tables.services._common import Phase, columns_remember, enqueue, meta_event, stream_wake
 
 # Bets behind and insurance / staking windows: answering keeps the shared window (and its
@@ -115,16 +115,15 @@ class RoundDriver:
         # A card the rules deal without a decision (§6, §7) is marked in the stream and the
         # audit log; the engine payload (the fold input) stays as the engine wrote it.
         forced = isinstance(event, eng.CardDealt) and before.next_card_forced()
-        row = RoundEvent(
-            round=rnd,
-            table_id=rnd.table_id,
+        row = writes.round_event_row(
+            rnd,
             seq=rnd.seq,
-            type=event.type,
+            type_=event.type,
             payload=payload,
             public=self._public(before, event, forced=forced),
             actor=self.actor.describe(),
         )
-        model_insert(row)
+        writes.round_event_insert(row)
         stream_wake(row)
         events.round_event(
             actor=self.actor,

@@ -21,7 +21,7 @@ from tables.services.shoes import shoe_retire
 log = structlog.stdlib.get_logger(__name__)
 
 
-def _settlement_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlement) -> None:
+def round_ledger_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlement) -> None:
     """Post a round's settlement lines to the ledger (one transaction keyed by the round).
     Lines that move nothing (a withdrawn box) are left out. Each line's outcome is kept once,
     in the round's settlement record (``Round.settlement``); the legs carry each bet's money."""
@@ -51,7 +51,8 @@ def _settlement_post(*, actor: Actor, rnd: Round, settlement: eng.RoundSettlemen
         rnd.ledger_transaction_id = posting.transaction.pk
 
 
-def _fresh_shoe_retire(actor: Actor, rnd: Round) -> None:
+def shoe_retire_if_fresh(*, actor: Actor, rnd: Round) -> None:
+    """Retire the round's server shoe when its rules deal a fresh shoe each round."""
     if rnd.shoe_id is None or rnd.card_source != Table.CardSource.SERVER_SHOE:
         return
     if eng.RuleSet.from_json(rnd.rule_set.document).shoe_policy != "fresh_each_round":
@@ -78,14 +79,14 @@ def round_settle(*, round_id: int, actor: Actor | None = None) -> str:
             return rnd.phase  # a held round settles when its hold ends (services/voids.py)
         state = selectors.round_state_replay(rnd)
         settlement = eng.settle(state)
-        _settlement_post(actor=actor, rnd=rnd, settlement=settlement)
+        round_ledger_post(actor=actor, rnd=rnd, settlement=settlement)
         rnd.settle()
         rnd.finished_at = timezone.now()
         rnd.settlement = settlement.to_json()
         # Only what settling changed: the cached state (megabytes for a 10,000-bet round) is
         # neither re-serialised nor re-written.
         rnd.save(update_fields=["phase", "finished_at", "settlement", "ledger_transaction_id"])
-        _fresh_shoe_retire(actor, rnd)
+        shoe_retire_if_fresh(actor=actor, rnd=rnd)
         totals = {"stake": settlement.total_stake, "paid": settlement.total_paid}
         meta_event(rnd, "round_settled", totals, actor)
         events.round_settled(actor=actor, round=rnd, settlement=rnd.settlement)

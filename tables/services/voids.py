@@ -27,7 +27,7 @@ from tables.errors import FourEyesRequired, WrongPhase
 from tables.models import Round, VoidRequest
 from tables.services._common import Phase, enqueue, meta_event, round_locked
 from tables.services.driver import RoundDriver
-from tables.services.settlement import _fresh_shoe_retire, _settlement_post
+from tables.services.settlement import round_ledger_post, shoe_retire_if_fresh
 
 Status = VoidRequest.Status
 
@@ -127,7 +127,7 @@ def void_approve(*, actor: Actor, user, round_id: int) -> Round:
             raise WrongPhase(f"Round {rnd.pk} is {rnd.phase}; it can't be voided.")
         state = selectors.round_state_replay(rnd)
         settlement = eng.settle_void(state)
-        _settlement_post(actor=actor, rnd=rnd, settlement=settlement)
+        round_ledger_post(actor=actor, rnd=rnd, settlement=settlement)
         before = rnd.phase
         rnd.void()
         rnd.finished_at = timezone.now()
@@ -138,7 +138,7 @@ def void_approve(*, actor: Actor, user, round_id: int) -> Round:
         rnd.betting_closes_at = None
         rnd.save()
         _decide(request, Status.APPROVED, user)
-        _fresh_shoe_retire(actor, rnd)
+        shoe_retire_if_fresh(actor=actor, rnd=rnd)
         events.round_phase_changed(actor=actor, round=rnd, before=before, after=rnd.phase)
         meta_event(
             rnd, "round_voided", {"void_request_id": request.pk, "reason": request.reason}, actor

@@ -1,0 +1,61 @@
+"""Permissions, the player query and request scoping the tables views share."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import serializers
+
+from casino.actors import Actor
+from casino.api.inputs import MAX_ID
+from casino.api.permissions import request_scope
+from casino.errors import NotFound
+from ledger.models import Player
+from ledger.selectors import player_get
+
+VIEW = "tables.view_table"
+OPERATE = "tables.operate_table"
+DEAL = "tables.deal_round"
+
+PLAYER_PARAMETER = OpenApiParameter(
+    name="player_id",
+    type=OpenApiTypes.INT,
+    location=OpenApiParameter.QUERY,
+    required=False,
+    description="Show this player's legal actions (an operator sees only its own players).",
+)
+
+
+class _PlayerQuery(serializers.Serializer):
+    player_id = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+
+
+def player_for(request, player_id: int | None) -> Player | None:
+    """The player an operator acts for: only the operator's own players exist for it."""
+    if player_id is None:
+        return None
+    player = player_get(pk=player_id, operator_id=request_scope(request).operator_id)
+    if player is None:
+        raise NotFound(f"Player {player_id} does not exist.")
+    return player
+
+
+def query_player(request) -> Player | None:
+    data = _PlayerQuery(data=request.query_params)
+    data.is_valid(raise_exception=True)
+    return player_for(request, data.validated_data.get("player_id"))
+
+
+def actor_of(request) -> Actor:
+    return Actor.from_request(request)
+
+
+def table_scope(request) -> int | None:
+    return request_scope(request).table_id
+
+
+def seen(request) -> dict:
+    """The selectors' scoping of tables and rounds: a device's own table, and the sandbox or
+    the live casino for an operator's principals (casino/sandbox)."""
+    scope = request_scope(request)
+    return {"table_id": scope.table_id, "sandbox": scope.sandbox}
