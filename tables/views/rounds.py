@@ -52,8 +52,12 @@ class TableShoesView(APIView):
 
     class InputSerializer(serializers.Serializer):
         shuffle_method = serializers.CharField(max_length=60)
-        device_id = serializers.CharField(max_length=64, required=False, default="")
-        commitment = serializers.RegexField(r"^[0-9a-f]{64}$", required=False, default="")
+        device_id = serializers.CharField(
+            max_length=64, required=False, default="", allow_blank=True
+        )
+        commitment = serializers.RegexField(
+            r"^[0-9a-f]{64}$", required=False, default="", allow_blank=True
+        )
 
     @extend_schema(request=InputSerializer, responses={201: ShoeOutputSerializer})
     def post(self, request, pk: int):
@@ -173,7 +177,7 @@ class RoundResumeView(APIView):
     write_scope = Scope.PIT
 
     class InputSerializer(serializers.Serializer):
-        note = serializers.CharField(max_length=500, required=False, default="")
+        note = serializers.CharField(max_length=500, required=False, default="", allow_blank=True)
 
     @extend_schema(request=InputSerializer, responses=RoundSummarySerializer)
     def post(self, request, pk: int):
