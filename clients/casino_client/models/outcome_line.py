@@ -16,6 +16,7 @@ class OutcomeLine:
         bonus (int):
         bonus_kind (str):
         box (int):
+        currency (str):
         hand_index (int):
         odds (str): the payout schedule's row (win, pontoon, ...)
         paid (int):
@@ -29,6 +30,7 @@ class OutcomeLine:
     bonus: int
     bonus_kind: str
     box: int
+    currency: str
     hand_index: int
     odds: str
     paid: int
@@ -44,6 +46,8 @@ class OutcomeLine:
         bonus_kind = self.bonus_kind
 
         box = self.box
+
+        currency = self.currency
 
         hand_index = self.hand_index
 
@@ -66,6 +70,7 @@ class OutcomeLine:
                 "bonus": bonus,
                 "bonus_kind": bonus_kind,
                 "box": box,
+                "currency": currency,
                 "hand_index": hand_index,
                 "odds": odds,
                 "paid": paid,
@@ -87,6 +92,8 @@ class OutcomeLine:
 
         box = d.pop("box")
 
+        currency = d.pop("currency")
+
         hand_index = d.pop("hand_index")
 
         odds = d.pop("odds")
@@ -105,6 +112,7 @@ class OutcomeLine:
             bonus=bonus,
             bonus_kind=bonus_kind,
             box=box,
+            currency=currency,
             hand_index=hand_index,
             odds=odds,
             paid=paid,

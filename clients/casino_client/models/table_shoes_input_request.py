@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -16,19 +16,23 @@ class TableShoesInputRequest:
     """
     Attributes:
         shuffle_method (str):
-        commitment (str | Unset):  Default: ''.
+        commitment (str | Unset):
         device_id (str | Unset):  Default: ''.
     """
 
     shuffle_method: str
-    commitment: str | Unset = ""
+    commitment: str | Unset = UNSET
     device_id: str | Unset = ""
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         shuffle_method = self.shuffle_method
 
-        commitment = self.commitment
+        commitment: str | Unset
+        if isinstance(self.commitment, Unset):
+            commitment = UNSET
+        else:
+            commitment = self.commitment
 
         device_id = self.device_id
 
@@ -51,7 +55,12 @@ class TableShoesInputRequest:
         d = dict(src_dict)
         shuffle_method = d.pop("shuffle_method")
 
-        commitment = d.pop("commitment", UNSET)
+        def _parse_commitment(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        commitment = _parse_commitment(d.pop("commitment", UNSET))
 
         device_id = d.pop("device_id", UNSET)
 
