@@ -188,8 +188,7 @@ def test_one_round_of_each_preset_with_only_the_generated_client(
             context = f"table {table.code}, round {round_id}, player {player_id}"
             assert ledger_nets.get(player_id, 0) == net, context
             assert hook_nets.get(player_id, 0) == net, context
-            if outcome_nets is not None:
-                assert outcome_nets.get(player_id, 0) == net, context
+            assert outcome_nets.get(player_id, 0) == net, context
     assert len(moved) == len(PRESETS) * PLAYERS_PER_TABLE
     assert any(moved), "the rounds moved money"
 
@@ -318,18 +317,11 @@ def nets_from_hook(settled: dict, refunds: list[dict], round_id: int) -> dict[in
     return dict(nets)
 
 
-def nets_from_outcomes(view: dict) -> dict[int, int] | None:
-    """Each player's net from the round view's per-bet outcomes (issue 16: ``outcomes``, one
-    entry per bet with its ``net``), or None while the API has none.
-
-    SWITCH POINT (per-bet outcomes): this is the one place that reads them. Until the round
-    view carries ``outcomes`` the nets are checked against the wallets, the ledger and the
-    webhooks only; once it does (the schema has it and ``make client`` regenerated the model)
-    they are checked here too, and ``assert outcomes is not None`` may replace the fallback.
-    """
+def nets_from_outcomes(view: dict) -> dict[int, int]:
+    """Each player's net from the round view's per-bet outcomes (``outcomes``, one entry per
+    bet with its ``net``, present once the round is settled or voided)."""
     outcomes = view.get("outcomes")
-    if outcomes is None:
-        return None
+    assert outcomes is not None, f"round {view.get('id')}: no per-bet outcomes once settled"
     nets: dict[int, int] = defaultdict(int)
     for outcome in outcomes:
         assert outcome["currency"] == PLAY_MONEY
