@@ -368,6 +368,7 @@ def engine_play_given_shoe(
     from .gamemath import ACTION_NAMES, PLAY, RESCUE, SPLIT, root_key, state_key
     from .round import TableLimits, new_round
     from .settlement import settle
+    from .state import TurnKind
 
     r = rules
     codes = [_code(int(c)) for c in order]
@@ -394,11 +395,12 @@ def engine_play_given_shoe(
                 pos += 1
                 continue
             turn = state.turn()
-            kind = turn[0]
-            if kind == "staking":
+            assert turn is not None  # a round not complete and wanting no card waits on someone
+            kind = turn.kind
+            if kind == TurnKind.STAKING:
                 state.apply_in_place(StakePlaced("b1", stake))
                 continue
-            if kind == "insurance":
+            if kind == TurnKind.INSURANCE:
                 legal = state.legal_actions("b1")
                 up = value(state.dealer[0])
                 if "even_money" in legal and maths.even_money.get(up):
@@ -406,13 +408,13 @@ def engine_play_given_shoe(
                 else:
                     state.apply_in_place(InsuranceDeclined("b1"))
                 continue
-            if kind == "dealer":
+            if kind == TurnKind.DEALER:
                 tot = state.dealer_value().total
                 state.apply_in_place(
                     DealerDecision("hit" if tot < r.dealer_stand_total else "stand")
                 )
                 continue
-            b, i = turn[1], turn[2]
+            b, i = turn.box, turn.hand
             box = state.boxes[b]
             h = box.hands[i]
             legal = state.legal_actions()
