@@ -1,6 +1,7 @@
 """Benchmark: bets placed through the HTTP API by 16 concurrent clients, next to pgbench.
 
-What is measured: ``POST /api/v1/rounds/{id}/bets/`` against gunicorn started here with
+What is measured: ``POST /api/v1/rounds/{id}/bets/`` against the product's web server started
+here (``casino/serve.py web``: gunicorn supervising uvicorn workers serving casino.asgi) with
 production settings (``CASINO_ENV=production``, ``SECRET_KEY``, ``DATABASE_URL``,
 ``CELERY_BROKER_URL``, ``ALLOWED_HOSTS=127.0.0.1``, ``CACHE_URL``: the machine's Redis):
 operator API-key auth, a fresh ``Idempotency-Key`` per bet (stored with the response), the
@@ -20,13 +21,15 @@ persistent ``http.client`` connections; its own CPU time is printed next to the 
 seen not to be the bottleneck.
 
 After the bets, the same clients read their players for as long (``GET /api/v1/players/{id}/``:
-API-key auth, the role check, one indexed query, on the same gunicorn): the rate the web tier
+API-key auth, the role check, one indexed query, on the same server): the rate the web tier
 reaches when a request does almost nothing, i.e. the ceiling any bet rate sits under.
 
 Environment: ``BENCH_DATABASE_URL`` (default: the machine's PostgreSQL at 127.0.0.1:5432 when it
 answers, else the embedded one), ``BENCH_BROKER_URL`` (default amqp://guest:guest@127.0.0.1:5672//
-— nothing is sent during betting), ``BENCH_WORKERS`` / ``BENCH_THREADS`` (gunicorn sync workers,
-or gthread when threads > 1), ``BENCH_SECONDS`` (20), ``BENCH_CLIENTS`` (16).
+— nothing is sent during betting), ``BENCH_SERVER`` (``asgi``, the default, or ``sync`` for
+gunicorn's sync workers on casino.wsgi), ``BENCH_WORKERS`` (4 uvicorn / 8 sync worker processes),
+``BENCH_SECONDS`` (20), ``BENCH_CLIENTS`` (16). Besides the rates it prints the CPU time per
+accepted bet of the web server's processes and of the PostgreSQL backends.
 Run: ``python -m bench bets_http``; it creates and drops the databases ``bench_bets`` and
 ``bench_pgbench`` (suffixed with ``BENCH_PORT`` when that is not the default 8765, so two runs
 on one machine don't drop each other's databases).
@@ -75,13 +78,15 @@ django.setup()
 from django.db import connection  # noqa: E402
 from django.test.utils import setup_databases, teardown_databases  # noqa: E402
 
+from bench._pgcpu import BackendCpu  # noqa: E402
 from bench.report import result  # noqa: E402
 
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "16"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
 WARMUP = 3.0
-WORKERS = int(os.environ.get("BENCH_WORKERS", "8"))
-THREADS = int(os.environ.get("BENCH_THREADS", "1"))
+SERVER = os.environ.get("BENCH_SERVER", "asgi")  # or "sync": gunicorn's sync workers
+WORKERS = int(os.environ.get("BENCH_WORKERS", "4" if SERVER == "asgi" else "8"))
+SERVER_LABEL = f"gunicorn + {WORKERS} {'uvicorn' if SERVER == 'asgi' else 'sync'} workers"
 TABLES_PER_CLIENT = int(os.environ.get("BENCH_TABLES_PER_CLIENT", "30"))
 BOXES, PER_BOX = 7, 7
 STAKE = 100
@@ -157,7 +162,12 @@ def _cache_url() -> str:
         return ""
 
 
-def _gunicorn(database_url: str) -> subprocess.Popen:
+def _server(database_url: str) -> subprocess.Popen:
+    """The product's web server (``casino/serve.py web``: gunicorn supervising uvicorn workers
+    serving casino.asgi), ``WORKERS`` processes; ``BENCH_SERVER=sync`` runs gunicorn's sync
+    workers on casino.wsgi instead (what served the API before the live tier), for comparison."""
+    from casino.serve import web_command
+
     env = {
         **os.environ,
         "CASINO_ENV": "production",
@@ -174,14 +184,16 @@ def _gunicorn(database_url: str) -> subprocess.Popen:
         "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "WARNING",
         "CASINO_DATA_DIR": str(ROOT / ".data" / "bench"),
+        "DB_POOL_MAX": str(max(CLIENTS, 4)),
     }
-    command = [
-        sys.executable, "-m", "gunicorn", "casino.wsgi:application", "--bind",
-        f"127.0.0.1:{PORT}", "--workers", str(WORKERS), "--log-level", "warning",
-        "--backlog", "256",
-    ]  # fmt: skip
-    if THREADS > 1:
-        command += ["--worker-class", "gthread", "--threads", str(THREADS), "--keep-alive", "30"]
+    if SERVER == "sync":
+        command = [
+            sys.executable, "-m", "gunicorn", "casino.wsgi:application", "--bind",
+            f"127.0.0.1:{PORT}", "--workers", str(WORKERS), "--log-level", "warning",
+        ]  # fmt: skip
+    else:
+        command = web_command(bind=f"127.0.0.1:{PORT}", workers=WORKERS)
+    command += ["--backlog", "256", "--keep-alive", "30"]
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)  # noqa: S603
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -193,7 +205,23 @@ def _gunicorn(database_url: str) -> subprocess.Popen:
         except OSError:
             time.sleep(0.3)
     process.kill()
-    raise RuntimeError("gunicorn did not start")
+    raise RuntimeError("the web server did not start")
+
+
+def server_cpu_seconds(server: subprocess.Popen) -> float:
+    """CPU seconds used so far by the web server's processes (its session: the master and
+    every worker, ``start_new_session``)."""
+    import psutil
+
+    total = 0.0
+    for proc in psutil.process_iter(["pid"]):
+        try:
+            if os.getsid(proc.pid) == server.pid:
+                times = proc.cpu_times()
+                total += times.user + times.system
+        except (psutil.Error, OSError):
+            continue
+    return total
 
 
 # --- load ----------------------------------------------------------------------------------
@@ -366,13 +394,15 @@ def main() -> int:
         clients = _world()
         print(
             f"set-up: {CLIENTS} clients x {TABLES_PER_CLIENT} tables x {BOXES * PER_BOX} bets "
-            f"in {time.perf_counter() - started:.0f}s; gunicorn {WORKERS} workers"
-            + (f" x {THREADS} threads (gthread)" if THREADS > 1 else " (sync)"),
+            f"in {time.perf_counter() - started:.0f}s; {SERVER_LABEL}",
             flush=True,
         )
         connection.close()
-        server = _gunicorn(database_url)
-        load = _load(clients)
+        server = _server(database_url)
+        web_cpu = server_cpu_seconds(server)
+        with BackendCpu(f"bench_bets{DB_SUFFIX}") as db_cpu:
+            load = _load(clients)
+        web_cpu = server_cpu_seconds(server) - web_cpu
         reads = _load(clients, reads=True)
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(30)
@@ -398,10 +428,16 @@ def main() -> int:
         )
         _check_money(load["accepted_total"])
         tps, pg_latency = _pgbench(os.environ["DATABASE_URL"])
-        config = f"{WORKERS} sync workers" if THREADS == 1 else f"{WORKERS}x{THREADS} gthread"
+        # Where a bet's CPU goes (the warm-up's bets included, as both sides count them).
+        placed = max(load["accepted_total"], 1)
+        print(
+            f"CPU per accepted bet: web server {web_cpu / placed * 1000:.2f} ms, PostgreSQL "
+            f"backends {db_cpu.seconds / placed * 1000:.2f} ms",
+            flush=True,
+        )
         ok_rate = rate >= 0.10 * tps
         result(
-            name=f"bets via HTTP, {CLIENTS} clients (gunicorn {config}, production settings)",
+            name=f"bets via HTTP, {CLIENTS} clients ({SERVER_LABEL}, production settings)",
             figure=rate, unit="bets/s", baseline_name="pgbench -c 16 -j 2 TPC-B-like, tps",
             baseline=tps, target=">= 0.10 x pgbench", ok=ok_rate and not load["exhausted"],
         )  # fmt: skip

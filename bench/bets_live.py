@@ -1,5 +1,6 @@
 """Benchmark: bets on a hot table, the cost of a bet as its round fills, and what a bet costs
-PostgreSQL, through the HTTP API (gunicorn, production settings, as ``bench/bets_http.py``).
+PostgreSQL, through the HTTP API (the product's ASGI server, production settings, as
+``bench/bets_http.py``).
 
 Three figures, each next to a baseline measured in the same run (architecture §4, issue #13):
 
@@ -186,7 +187,7 @@ def main() -> int:
         world = _world()
         print(f"set-up in {time.perf_counter() - started:.0f} s", flush=True)
         connection.close()
-        server = http._gunicorn(http._url_with_db(os.environ["DATABASE_URL"], DATABASE))
+        server = http._server(http._url_with_db(os.environ["DATABASE_URL"], DATABASE))
         with BackendCpu(DATABASE) as cpu:
             separate = _run(world["clients"], "separate")
             hot = _run(world["clients"], "hot")
