@@ -8,7 +8,7 @@ from decimal import Decimal
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.db.models import Count, IntegerField, Q, Sum
+from django.db.models import BooleanField, Count, ExpressionWrapper, IntegerField, Q, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.urls import reverse
@@ -212,12 +212,13 @@ ROUND_TOO_OLD = timedelta(minutes=5)  # a live round older than this needs a loo
 
 
 def _attention_alerts(table: Table, rnd: Round | None, now: datetime) -> list[Alert]:
-    """Open without a dealer, open and idle, a live round older than ``ROUND_TOO_OLD``."""
+    """Open without a dealer, open and idle, a live round older than ``ROUND_TOO_OLD``. A
+    sandbox table deals itself (``casino/sandbox``): no dealer is missing there."""
     if table.status != Table.Status.OPEN:
         return []
     url = _admin_url("tables_table_change", table.pk)
     alerts = []
-    if table.dealer_id is None:
+    if table.dealer_id is None and not table.self_dealt:
         alerts.append(Alert("warning", "Open without a dealer", url))
     live = rnd is not None and rnd.phase in Round.UNFINISHED
     if live and rnd.opened_at < now - ROUND_TOO_OLD and rnd.held_since is None:
@@ -386,6 +387,7 @@ def security_alerts(*, now: datetime | None = None) -> list[Alert]:
 def _floor_tables() -> list[Table]:
     return list(
         Table.objects.filter(retired_at__isnull=True)
+        .annotate(self_dealt=ExpressionWrapper(Q(sandbox__isnull=False), BooleanField()))
         .select_related("dealer", "rule_set", "pit")
         .order_by("code")
     )

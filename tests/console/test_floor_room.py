@@ -53,6 +53,16 @@ def test_open_without_dealer_and_idle_alerts_are_raised_and_cleared():
     assert _texts(floor_overview(), table) == []
 
 
+def test_a_sandbox_table_deals_itself_so_no_dealer_is_missing():
+    from casino.sandbox.services import sandbox_table_create
+
+    sandbox = sandbox_table_create(actor=ACTOR, preset="crown", code="sbx-floor")
+    live = live_table("crown")
+    floor = floor_overview()
+    assert "Open without a dealer" not in _texts(floor, sandbox)
+    assert "Open without a dealer" in _texts(floor, live)
+
+
 def test_this_shifts_figures_equal_the_report_and_the_ledger_legs():
     table = live_table("crown")
     RtpFigure.objects.update_or_create(
