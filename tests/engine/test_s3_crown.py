@@ -524,6 +524,19 @@ def test_s3_4_dealer_takes_no_card_for_a_doubled_21_and_split_aces_21s():
     }
 
 
+def test_s3_4_a_pending_surrender_beside_a_21_takes_only_the_pontoon_check_card():
+    # box 1 surrenders 16 against a K (pending the Pontoon check), box 2 makes 21: the dealer
+    # takes its second card for the check and stops on 15 (no hand needs its result)
+    s, st = run(
+        P,
+        bets((1, 1000), (2, 1000)),
+        ["QS", "5S", "KH", "6C", "6D", "KD", "5C"],
+        [D(1, "surrender"), D(2, "hit")],
+    )
+    assert [c.code for c in s.dealer] == ["KH", "5C"] and s.dealer_need == "second_card"
+    assert paid(st) == {("b1", 1, 0, "surrender"): 500, ("b2", 2, 0, "win"): 2000}
+
+
 def test_s3_4_dealer_does_not_draw_when_no_hand_needs_it():
     s, st = run(P, bets((1, 1000)), ["QS", "KH", "6C", "KD"], [D(1, "hit")])
     assert len(s.dealer) == 1 and paid(st) == {("b1", 1, 0, "bust"): 0}
