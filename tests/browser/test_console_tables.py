@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from casino.api import roles
+from casino.money import money_text
 from conftest import wait_until
 from ledger.models import Account
 from tables import services
@@ -15,7 +16,7 @@ from tables.errors import BettingClosed, RoundHeld
 from tables.models import Pit, Round, Table, VoidRequest
 from tests.browser.conftest import admin_login
 from tests.console.helpers import ACTOR, DEVICE, play_to_settlement, round_with_bet
-from tests.factories import CasinoFactory, UserFactory, funded_player
+from tests.factories import CasinoFactory, UserFactory, funded_player, live_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -79,7 +80,10 @@ def test_a_pit_boss_creates_a_table_in_the_console_and_a_round_plays_on_it(
     expect(page.locator("#round-phase")).to_have_text("settled", timeout=30_000)
     expect(page.locator(".object-tools [data-action=void-request]")).to_have_count(0)
     expect(page.locator(".field-phase .readonly")).to_have_text("Settled")
-    assert "Settled: stakes 10.00\u00a0EUR" in page.inner_text(".console-events")
+    # the shoe is random: a double or a split adds to the 10.00 staked
+    (bet,) = settled.bets.all()
+    stakes = money_text(bet.staked_total, "EUR")
+    assert f"Settled: stakes {stakes}" in page.inner_text(".console-events")
     assert "None" not in page.inner_text(".console-felt")
     screenshot("console-new-table-round-settled")
     # on a narrow screen the panels stay inside the page (a wide table scrolls in its card)
@@ -97,7 +101,7 @@ def test_a_pit_boss_creates_a_table_in_the_console_and_a_round_plays_on_it(
     page.goto(f"{live_server.url}/admin/tables/table/floor/")
     row = page.locator('tbody[data-pit="East pit"] tr[data-table="east-crown"]')
     row.wait_for()
-    assert "settled" in row.inner_text() and "10.00\u00a0EUR" in row.inner_text()
+    assert "settled" in row.inner_text() and stakes in row.inner_text()  # the shift's handle
 
 
 @pytest.mark.worker
@@ -148,3 +152,54 @@ def test_a_void_request_holds_the_round_until_it_expires(
     assert (rnd.phase, rnd.held_since, wallet.balance) == ("open", None, balance)
     page.goto(f"{live_server.url}/admin/tables/table/floor/")
     assert "void requested" not in page.inner_text('#floor-table tr[data-table="hold"]')
+
+
+def test_the_round_page_follows_a_forced_fifth_card(page, live_server, screenshot):
+    """Traditional (§7): a four-card hand of hard 11 or less gets its fifth card without a
+    decision. The pit boss's page, refreshing itself, says the next card is forced while it is
+    due, then marks the dealt card and its event line."""
+    UserFactory(username="boss", roles=[roles.PIT_BOSS])
+    table = live_table("traditional", code="banker")
+    player = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    services.bet_place(actor=ACTOR, round_id=rnd.pk, player=player, box=1, stake=0)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+
+    def card(code):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=code)
+
+    def decide(action, amount=None):
+        services.decision_make(
+            actor=ACTOR, round_id=rnd.pk, player=player, action=action, amount=amount
+        )
+
+    card("2S")
+    card("7H")
+    decide("stake", 500)
+    card("3C")
+    card("9D")
+    decide("twist")
+    card("AC")  # 2 3 A: the box's own twist, not forced
+    admin_login(page, live_server, "boss", PASSWORD)
+    page.goto(f"{live_server.url}/admin/tables/round/{rnd.pk}/change/")
+    expect(page.locator("#next-card")).to_have_count(0)  # box 1 decides
+    assert page.locator(".console-card-forced").count() == 0
+    decide("twist")
+    card("4C")  # 2 3 A 4: four cards, hard 10
+    # the panel refreshes by itself (every 2 s): the fifth card is due and forced
+    expect(page.locator("#next-card")).to_contain_text(
+        "forced: dealt by the rules, no decision", timeout=20_000
+    )
+    assert page.inner_text("#next-card").startswith("Next card: box 1 forced")
+    screenshot("console-forced-card-due")
+    card("KC")
+    forced = page.locator(".console-felt .console-card-forced")
+    expect(forced).to_have_count(1, timeout=20_000)
+    expect(forced).to_have_text("KCF")  # the card and its "F" mark
+    assert forced.get_attribute("title") == "dealt by the rules, no decision"
+    expect(page.locator("#next-card")).to_have_count(0)  # the banker decides now
+    events = page.locator('.console-events tr[data-event="card_dealt"]')
+    expect(events.filter(has_text="(forced by the rules)")).to_have_count(1)
+    assert "Card KC dealt to box 1" in events.filter(has_text="(forced by the rules)").inner_text()
+    assert "(forced" not in events.filter(has_text="Card AC").inner_text()
+    screenshot("console-forced-card-dealt")

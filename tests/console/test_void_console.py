@@ -130,11 +130,14 @@ def test_the_round_panel_marks_forced_cards():
     client, _ = staff(roles.PIT_BOSS)
     panel = client.get(f"/admin/tables/round/{rnd.pk}/panel/").content.decode()
     assert 'id="next-card"' in panel and "forced: dealt by the rules, no decision" in panel
+    assert "Next card: <strong>box 1</strong>" in panel  # the hand, named once
     assert panel.count('title="dealt by the rules, no decision"') == 1  # the note, no card yet
     card("KC")
     panel = client.get(f"/admin/tables/round/{rnd.pk}/panel/").content.decode()
     assert panel.count("console-card-forced") == 1  # the fifth card, and no next card
     assert 'title="dealt by the rules, no decision">KC<sup' in panel
+    assert panel.count("(forced by the rules)") == 1
+    assert "Card KC dealt to box 1 (forced by the rules)" in panel  # its event line
 
 
 def test_a_hold_during_betting_freezes_it_on_the_page():

@@ -2,22 +2,30 @@
 
 Cards are fed whenever the state asks for one (``next_card_target``); otherwise the next
 scripted event is applied. Every step goes through the pure ``apply`` so replay is exercised.
+
+``Partial`` stops wherever the test says (a void mid-round, a state to inspect): the same replay
+and JSON round-trip checks as ``play``, and a void settled the same from the replay and the JSON.
 """
 
 from __future__ import annotations
+
+import json
 
 from tables.engine import (
     BetPlaced,
     BettingClosed,
     CardDealt,
     Decision,
+    RoundSettlement,
     RoundState,
     TableLimits,
     apply,
+    event_from_json,
     fold,
     get_preset,
     new_round,
     settle,
+    settle_void,
 )
 
 
@@ -58,16 +66,65 @@ def play(preset, bet_events, cards, script=(), limits=None, rules=None, payouts=
         events.append(e)
     assert not cards, f"unused cards: {cards}"
     assert not script, f"unused decisions: {script}"
-    replay = fold(r, p, events, limits or TableLimits())
-    assert replay == state
-    assert RoundState.from_json(state.to_json()) == state
+    replayed(preset, events, state, limits, r, p)
     return state, events
+
+
+def replayed(preset, events, state, limits=None, rules=None, payouts=None) -> RoundState:
+    """``state`` is what the events make: folded again (also from the events' JSON) and read back
+    from its own JSON, it is the same state. Returns the state read back from JSON."""
+    r, p = get_preset(preset)
+    r, p = rules or r, payouts or p
+    limits = limits or TableLimits()
+    assert fold(r, p, events, limits) == state
+    wire = [event_from_json(json.loads(json.dumps(e.to_json()))) for e in events]
+    assert fold(r, p, wire, limits) == state
+    restored = RoundState.from_json(json.loads(json.dumps(state.to_json())))
+    assert restored == state
+    return restored
+
+
+class Partial:
+    """A round driven step by step: ``feed`` takes card codes and events (each through the pure
+    ``apply``); ``state`` checks replay and JSON each time it is read; ``void`` settles a void
+    and checks the replay and the JSON-restored state settle it the same."""
+
+    def __init__(self, preset, bet_events, *feed, limits=None):
+        self.preset = preset
+        self.limits = limits
+        r, p = get_preset(preset)
+        self._state = new_round(r, p, limits or TableLimits())
+        self.events = []
+        self.feed(*bet_events, BettingClosed(), *feed)
+
+    def feed(self, *items) -> RoundState:
+        for item in items:
+            e = CardDealt(item) if isinstance(item, str) else item
+            self._state = apply(self._state, e)
+            self.events.append(e)
+        return self.state
+
+    @property
+    def state(self) -> RoundState:
+        replayed(self.preset, self.events, self._state, self.limits)
+        return self._state
+
+    def void(self) -> RoundSettlement:
+        restored = replayed(self.preset, self.events, self._state, self.limits)
+        v = settle_void(self._state)
+        assert settle_void(restored) == v
+        r, p = get_preset(self.preset)
+        assert settle_void(fold(r, p, self.events, self.limits or TableLimits())) == v
+        return v
 
 
 def run(preset, bet_events, cards, script=(), **kw):
     """Play and settle; returns (state, settlement)."""
-    state, _ = play(preset, bet_events, cards, script, **kw)
-    return state, settle(state)
+    state, events = play(preset, bet_events, cards, script, **kw)
+    result = settle(state)
+    restored = replayed(preset, events, state, kw.get("limits"), kw.get("rules"), kw.get("payouts"))
+    assert settle(restored) == result  # the state read back from JSON settles the same
+    return state, result
 
 
 def paid(settlement):

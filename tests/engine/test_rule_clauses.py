@@ -20,10 +20,9 @@ from tables.engine import (
     get_preset,
     new_round,
     settle,
-    settle_void,
 )
 
-from .helpers import D, bets, paid, run
+from .helpers import D, Partial, bets, paid, run
 
 
 def _state(preset, events, cards):
@@ -46,12 +45,11 @@ def test_s8_void_even_money_stands_pending_insurance_and_stakes_returned():
         BetPlaced("b", 1, 1000, "bob", True),
         BetPlaced("c", 2, 1000, "carol"),
     ]
-    s = _state("british_casino", evs, ["AS", "9C", "AH", "KC", "8D"])
-    assert s.turn() == Turn(TurnKind.INSURANCE, bets=("a", "b", "c"))
-    for e in [EvenMoneyTaken("a"), InsuranceTaken("b", 500), InsuranceTaken("c", 300)]:
-        s = apply(s, e)
+    g = Partial("british_casino", evs, "AS", "9C", "AH", "KC", "8D")
+    assert g.state.turn() == Turn(TurnKind.INSURANCE, bets=("a", "b", "c"))
+    s = g.feed(EvenMoneyTaken("a"), InsuranceTaken("b", 500), InsuranceTaken("c", 300))
     assert s.turn() == Turn(TurnKind.HAND, 2, 0)
-    v = settle_void(s)
+    v = g.void()
     assert v.void
     # even money was decided at once and stands; bob's Pontoon still waited for the dealer, so
     # it and both insurance stakes (settled only by the dealer's second card) are returned
@@ -67,13 +65,12 @@ def test_s8_void_even_money_stands_pending_insurance_and_stakes_returned():
 def test_s8_void_keeps_a_rescue_made_before_it():
     # crown: box 1 doubles 11 for the full stake, draws to 13 and rescues (original stake lost,
     # double returned, settled at once); the round is voided on box 2's turn.
-    s = _state("crown", bets((1, 1000), (2, 1000)), ["6S", "9C", "5H", "5C", "8D"])
-    s = apply(s, D(1, "double", 0, 1000))
-    s = apply(s, CardDealt("2C"))
+    g = Partial("crown", bets((1, 1000), (2, 1000)), "6S", "9C", "5H", "5C", "8D")
+    s = g.feed(D(1, "double", 0, 1000), "2C")
     assert s.legal_actions() == ["rescue", "stand"]
-    s = apply(s, D(1, "rescue"))
+    s = g.feed(D(1, "rescue"))
     assert s.turn() == Turn(TurnKind.HAND, 2, 0)
-    assert paid(settle_void(s)) == {
+    assert paid(g.void()) == {
         ("b1", 1, 0, "rescue"): 1000,
         ("b2", 2, 0, "void_returned"): 1000,
     }

@@ -360,6 +360,37 @@ def test_s3_3_below_tier_super_bonus_hand_pays_no_prize_and_nobody_envies():
     assert not [x for x in st.lines if x.result == "envy_bonus" or x.bonus]
 
 
+def test_s3_3_envy_once_per_player_per_prized_hand():
+    # two prized 7-7-7 hands against a 7 (box 1 hearts, box 2 spades): each of their players
+    # envies the other hand; eve (box 3, and behind box 4) envies each hand once, not per bet;
+    # frank (box 4) envies both
+    evs = [
+        BetPlaced("a", 1, 1000, "alice"),
+        BetPlaced("b", 2, 2500, "bob"),
+        BetPlaced("e", 3, 1000, "eve"),
+        BetPlaced("f", 4, 1000, "frank"),
+        BetPlaced("e2", 4, 500, "eve", True),
+    ]
+    s, st = run(
+        P,
+        evs,
+        ["7H", "7S", "KC", "QC", "7D", "7H", "7S", "7C", "8C", "7H", "7S", "KS"],
+        [D(1, "hit"), D(2, "hit"), D(3, "stand"), D(4, "stand")],
+    )
+    assert [c.code for c in s.dealer] == ["7D", "KS"]  # boxes 3 and 4 need the dealer
+    prizes = {x.bet_id: x.bonus for x in st.lines if x.bonus_kind == "super_bonus"}
+    assert prizes == {"a": 100_000, "b": 500_000}
+    envy = sorted((x.hand, x.player_id, x.bonus) for x in st.lines if x.bonus_kind == "envy")
+    assert envy == [
+        ((1, 0), "bob", 5000),
+        ((1, 0), "eve", 5000),
+        ((1, 0), "frank", 5000),
+        ((2, 0), "alice", 5000),
+        ((2, 0), "eve", 5000),
+        ((2, 0), "frank", 5000),
+    ]
+
+
 def test_s3_3_no_super_bonus_on_split_sevens():
     _, st = run(
         P,
@@ -473,6 +504,37 @@ def test_s3_4_dealer_takes_no_card_when_every_remaining_hand_is_a_21():
         [D(2, "hit"), D(3, "stand")],
     )
     assert [c.code for c in s.dealer] == ["9H", "8D"]
+
+
+def test_s3_4_dealer_takes_no_card_for_a_doubled_21_and_split_aces_21s():
+    # §3.4 (clarified 2026-12-01): box 1 doubles 11 and makes 21 (1:1 on its whole stake), box
+    # 2 splits aces and each takes a picture (two-card 21s at 1:1, not Pontoons): every hand
+    # is a 21, so the dealer stays on its one card
+    s, st = run(
+        P,
+        bets((1, 1000), (2, 1000)),
+        ["5S", "AS", "9H", "6C", "AD", "KD", "QC", "JH"],
+        [D(1, "double", 0, 1000), D(2, "split")],
+    )
+    assert [c.code for c in s.dealer] == ["9H"] and s.dealer_need == ""
+    assert paid(st) == {
+        ("b1", 1, 0, "win"): 4000,
+        ("b2", 2, 0, "win"): 2000,
+        ("b2", 2, 1, "win"): 2000,
+    }
+
+
+def test_s3_4_a_pending_surrender_beside_a_21_takes_only_the_pontoon_check_card():
+    # box 1 surrenders 16 against a K (pending the Pontoon check), box 2 makes 21: the dealer
+    # takes its second card for the check and stops on 15 (no hand needs its result)
+    s, st = run(
+        P,
+        bets((1, 1000), (2, 1000)),
+        ["QS", "5S", "KH", "6C", "6D", "KD", "5C"],
+        [D(1, "surrender"), D(2, "hit")],
+    )
+    assert [c.code for c in s.dealer] == ["KH", "5C"] and s.dealer_need == "second_card"
+    assert paid(st) == {("b1", 1, 0, "surrender"): 500, ("b2", 2, 0, "win"): 2000}
 
 
 def test_s3_4_dealer_does_not_draw_when_no_hand_needs_it():

@@ -24,7 +24,7 @@ from tables.engine import (
     shuffle_shoe,
 )
 
-from .helpers import D, paid, play
+from .helpers import D, Partial, paid, play
 
 P = "traditional"
 
@@ -112,6 +112,30 @@ def test_s7_forced_fifth_card_scenario_settles_and_replays():
     assert [c.code for c in h.cards] == ["2S", "3C", "AC", "4C", "KC"]
     assert h.forced_cards == (4,) and h.twisted
     # five cards (20) against the banker's 16: wins 1:1
+    assert paid(settle(state)) == {("b1", 1, 0, "five_card_trick"): 1000}
+
+
+def test_s7_forced_fifth_card_at_hard_11_even_on_a_soft_21():
+    # A 2 3 5: four cards, hard 11 (the limit, inclusive) and soft 21; the fifth card is dealt
+    # without asking the box, although a soft 21 of fewer cards could stand (§7)
+    state, events = play(
+        P,
+        join(1),
+        ["AS", "7H", "2C", "KD", "3C", "5D", "KC"],
+        [StakePlaced("b1", 500), D(1, "twist"), D(1, "twist"), DealerDecision("stand")],
+    )
+    cards = [type(e).__name__ for e in events]
+    assert cards[-4:] == ["Decision", "CardDealt", "CardDealt", "DealerDecision"]
+    h = state.hand(1, 0)
+    assert [c.code for c in h.cards] == ["AS", "2C", "3C", "5D", "KC"]
+    assert h.forced_cards == (4,) and h.status == "stood"
+    # the same hand after its fourth card: no turn, the next card is forced
+    g = Partial(P, join(1), "AS", "7H", StakePlaced("b1", 500), "2C", "KD")
+    s = g.feed(D(1, "twist"), "3C", D(1, "twist"), "5D")
+    assert s.value(s.hand(1, 0)).total == 21 and s.value(s.hand(1, 0)).hard == 11
+    assert s.turn() is None and s.legal_actions() == []
+    assert s.next_card_target() == CardTarget(TargetKind.BOX, 1, 0) and s.next_card_forced()
+    # five cards (hard 21) against the banker's 17: wins 1:1
     assert paid(settle(state)) == {("b1", 1, 0, "five_card_trick"): 1000}
 
 

@@ -29,14 +29,13 @@ from tables.engine import (
     get_preset,
     new_round,
     settle,
-    settle_void,
     shuffle_shoe,
     stacked_shoe,
     verify_commitment,
 )
 from tables.engine.errors import ShoeExhausted
 
-from .helpers import D, bets, paid, run
+from .helpers import D, Partial, bets, paid, run
 
 
 def _state(preset, bet_events, cards, limits=None):
@@ -305,16 +304,16 @@ def test_s8_rounding_once_per_bet_per_hand_on_total_stake():
 
 
 def test_s8_void_decided_outcomes_stand_undecided_returned():
-    s = _state(
+    g = Partial(
         "british_casino",
         bets((1, 1000), (2, 1000), (3, 1000)),
-        ["AS", "KS", "5S", "9H", "KC", "QS", "5C", D(2, "hit"), "KH"],
+        *["AS", "KS", "5S", "9H", "KC", "QS", "5C", D(2, "hit"), "KH"],
     )
     # box1 Pontoon decided at once (dealer 9), box2 bust, box3 pending
-    assert s.turn() == Turn(TurnKind.HAND, 3, 0)
+    assert g.state.turn() == Turn(TurnKind.HAND, 3, 0)
     with pytest.raises(RoundNotComplete):
-        settle(s)
-    v = settle_void(s)
+        settle(g.state)
+    v = g.void()
     assert v.void and paid(v) == {
         ("b1", 1, 0, "pontoon"): 3000,
         ("b2", 2, 0, "bust"): 0,
@@ -323,25 +322,13 @@ def test_s8_void_decided_outcomes_stand_undecided_returned():
 
 
 def test_s8_void_keeps_surrender_and_rescue_returns_pending_doubles():
-    s = _state(
+    g = Partial(
         "crown",
         bets((1, 1000), (2, 1000), (3, 1000)),
-        [
-            "QS",
-            "QH",
-            "5S",
-            "KH",
-            "6C",
-            "6H",
-            "4S",
-            D(1, "surrender"),
-            D(2, "double"),
-            "2C",
-            D(2, "stand"),
-        ],
+        *["QS", "QH", "5S", "KH", "6C", "6H", "4S", D(1, "surrender")],
+        *[D(2, "double"), "2C", D(2, "stand")],
     )
-    v = settle_void(s)
-    assert paid(v) == {
+    assert paid(g.void()) == {
         ("b1", 1, 0, "surrender"): 500,
         ("b2", 2, 0, "void_returned"): 2000,
         ("b3", 3, 0, "void_returned"): 1000,
@@ -352,9 +339,9 @@ def test_s8_void_pays_a_standing_crown_21_and_pontoon_at_their_odds():
     # §8 (clarified 2026-12-01): no further card can change a crown 21 or Pontoon. Box 1:
     # 6-7-8 mixed (3:2) with a bet behind, box 2 Pontoon (3:2), box 3 on 17 still to act
     evs = [*bets((1, 1000), (2, 1000), (3, 1000)), BetPlaced("x", 1, 600, "xena", True)]
-    s = _state("crown", evs, ["6S", "AS", "9C", "9H", "7H", "KC", "8C", D(1, "hit"), "8D"])
-    assert s.turn() == Turn(TurnKind.HAND, 3, 0)
-    v = settle_void(s)
+    g = Partial("crown", evs, "6S", "AS", "9C", "9H", "7H", "KC", "8C", D(1, "hit"), "8D")
+    assert g.state.turn() == Turn(TurnKind.HAND, 3, 0)
+    v = g.void()
     assert v.void and paid(v) == {
         ("b1", 1, 0, "win"): 2500,
         ("x", 1, 0, "win"): 1500,
@@ -367,10 +354,36 @@ def test_s8_void_pays_a_standing_crown_21_and_pontoon_at_their_odds():
     }
 
 
+def test_s8_void_pays_a_crown_super_bonus_hand_its_odds_but_no_prize_and_no_envy():
+    # §3.3 and §8: box 1's 7-7-7 hearts against a dealer 7 is a decided crown 21, so a void
+    # pays it at 7-7-7 suited (2:1) to the controller and the bet behind; the Super Bonus and
+    # the envy bonus are prizes ("nothing else is paid"); box 2 (17, still to act) is returned
+    evs = [
+        BetPlaced("a", 1, 3000, "alice"),
+        BetPlaced("b", 1, 600, "bob", True),
+        BetPlaced("d", 2, 1000, "dan"),
+    ]
+    g = Partial("crown", evs, "7H", "KC", "7D", "7H", "7C", D(1, "hit"), "7H")
+    s = g.state
+    assert s.hand(1, 0).status == "stood" and s.decided_at_once(s.hand(1, 0))
+    assert s.turn() == Turn(TurnKind.HAND, 2, 0)
+    v = g.void()
+    assert [(x.bet_id, x.result, x.odds_kind, x.paid, x.bonus) for x in v.lines] == [
+        ("a", "win", "777_suited", 9000, 0),
+        ("b", "win", "777_suited", 1800, 0),
+        ("d", "void_returned", "", 1000, 0),
+    ]
+    # played to the end instead, the same hand wins both prizes and dan envies it
+    s = g.feed(D(2, "stand"), "KS")
+    assert [c.code for c in s.dealer] == ["7D", "KS"]
+    lines = {(x.bet_id, x.result): x.bonus for x in settle(s).lines if x.bonus}
+    assert lines == {("a", "win"): 500_000, ("b", "win"): 100_000, ("d", "envy_bonus"): 5000}
+
+
 def test_s8_void_pays_a_crown_pontoon_dealt_before_play_began():
-    s = _state("crown", bets((1, 1000), (2, 1000)), ["AS", "9C", "9H", "KC"])
-    assert s.phase == "dealing"  # box 2's second card is still to come
-    assert paid(settle_void(s)) == {
+    g = Partial("crown", bets((1, 1000), (2, 1000)), "AS", "9C", "9H", "KC")
+    assert g.state.phase == "dealing"  # box 2's second card is still to come
+    assert paid(g.void()) == {
         ("b1", 1, 0, "pontoon"): 2500,
         ("b2", 2, 0, "void_returned"): 1000,
     }
@@ -378,11 +391,10 @@ def test_s8_void_pays_a_crown_pontoon_dealt_before_play_began():
 
 def test_s8_void_returns_a_21_that_still_waits_for_the_dealer():
     # british_casino: a three-card 21 loses to a dealer 21, so it is undecided
-    s = _state("british_casino", bets((1, 1000), (2, 1000)), ["5S", "9C", "9H", "6C", "8C"])
-    s = apply(s, D(1, "hit"))
-    s = apply(s, CardDealt("KD"))
+    g = Partial("british_casino", bets((1, 1000), (2, 1000)), "5S", "9C", "9H", "6C", "8C")
+    s = g.feed(D(1, "hit"), "KD")
     assert s.hand(1, 0).status == "stood" and s.turn() == Turn(TurnKind.HAND, 2, 0)
-    assert paid(settle_void(s)) == {
+    assert paid(g.void()) == {
         ("b1", 1, 0, "void_returned"): 1000,
         ("b2", 2, 0, "void_returned"): 1000,
     }
