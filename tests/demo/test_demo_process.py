@@ -6,7 +6,7 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import os
-import re
+import signal
 import socket
 import stat
 import subprocess
@@ -22,6 +22,7 @@ from django.db import connection
 
 from audit.selectors import audit_verification_latest
 from conftest import ROOT, _queue_delete, database_url_for, wait_until
+from tables.engine import PRESETS
 from tables.models import Bet
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -78,39 +79,76 @@ def _staff_login(urls: dict, login: dict) -> str:
         return response.read().decode()
 
 
-def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
-    tmp_path, celery_test_queue
-):
-    port = _free_port()
-    metrics = tmp_path / "metrics"
-    metrics.mkdir()
-    env = {
-        **os.environ,
-        "CASINO_ENV": "development",
-        "DATABASE_URL": database_url_for(connection.settings_dict["NAME"]),
-        "CELERY_QUEUE": f"{celery_test_queue}-demo",
-        "LEDGER_WEBHOOK_QUEUE": f"{celery_test_queue}-demo-webhooks",
-        "CASINO_DATA_DIR": str(tmp_path),
-        # The demo empties its metrics directory at start: its own, not this test process's
-        # (whose counters later tests scrape).
-        "PROMETHEUS_MULTIPROC_DIR": str(metrics),
-        "PYTHONUNBUFFERED": "1",
-    }
-    command = [sys.executable, "manage.py", "demo", "--port", str(port), "--seconds", "240"]
-    demo = subprocess.Popen(  # noqa: S603
-        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    output: list[str] = []
-    threading.Thread(target=lambda: output.extend(demo.stdout), daemon=True).start()
-    path = tmp_path / "demo-credentials.json"
-    try:
+class Demo:
+    """``manage.py demo`` as a real process on a free port, its output collected; stopped as
+    Ctrl-C stops it (SIGINT to the command alone: its servers run in process groups of their
+    own, so a terminal's Ctrl-C reaches only it)."""
+
+    def __init__(self, tmp_path, queue: str, *args: str):
+        self.port = _free_port()
+        metrics = tmp_path / "metrics"
+        metrics.mkdir()
+        self.env = {
+            **os.environ,
+            "CASINO_ENV": "development",
+            "DATABASE_URL": database_url_for(connection.settings_dict["NAME"]),
+            "CELERY_QUEUE": f"{queue}-demo",
+            "LEDGER_WEBHOOK_QUEUE": f"{queue}-demo-webhooks",
+            "CASINO_DATA_DIR": str(tmp_path),
+            # The demo empties its metrics directory at start: its own, not this test
+            # process's (whose counters later tests scrape).
+            "PROMETHEUS_MULTIPROC_DIR": str(metrics),
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.env.pop("LOG_LEVEL", None)  # the demo's own default
+        command = [sys.executable, "manage.py", "demo", "--port", str(self.port), *args]
+        self.process = subprocess.Popen(  # noqa: S603
+            command,
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[str] = []
+        threading.Thread(target=lambda: self.lines.extend(self.process.stdout), daemon=True).start()
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def after_banner(self) -> list[str]:
+        banner = next(i for i, line in enumerate(self.lines) if "Press Ctrl-C" in line)
+        return self.lines[banner + 1 :]
+
+    def wait_banner(self) -> None:
         wait_until(
-            lambda: "Press Ctrl-C" in "".join(output) or demo.poll() is not None,
+            lambda: "Press Ctrl-C" in self.output or self.process.poll() is not None,
             timeout=120,
             interval=0.5,
         )
-        assert demo.poll() is None, "the demo exited:\n" + "".join(output)
-        printed = "".join(output)
+        assert self.process.poll() is None, "the demo exited:\n" + self.output
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(40)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        _queue_delete(self.env["CELERY_QUEUE"])
+        _queue_delete(self.env["LEDGER_WEBHOOK_QUEUE"])
+
+
+def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
+    tmp_path, celery_test_queue
+):
+    demo = Demo(tmp_path, celery_test_queue, "--seconds", "600")
+    path = tmp_path / "demo-credentials.json"
+    port = demo.port
+    try:
+        demo.wait_banner()
+        printed = demo.output
         assert str(path) in printed and "manage.py demo --credentials" in printed
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
         credentials = json.loads(path.read_text())
@@ -131,9 +169,17 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         assert "pitboss" in _staff_login(urls, pitboss)
 
         # the README's walk-through: list tables, create a player, fund them, bet, read the round
+        # one human-paced table per preset, with windows a person can act in by hand
+        assert {t["code"] for t in credentials["tables"]["human_paced"]} == {
+            f"human-{preset}" for preset in PRESETS
+        }
         human = credentials["tables"]["human_paced"][0]
-        status, tables = _call("GET", urls["api"] + "tables/", key)
-        assert status == 200 and human["id"] in {t["id"] for t in tables["results"]}
+        status, tables = _call("GET", urls["api"] + "tables/?page_size=100", key)
+        assert status == 200
+        listed = {t["id"]: t for t in tables["results"]}
+        for table in credentials["tables"]["human_paced"]:
+            timers = listed[table["id"]]["betting_seconds"], listed[table["id"]]["decision_seconds"]
+            assert timers[0] >= 60 and timers[1] >= 30, (table["code"], timers)
         status, player = _call(
             "POST", urls["api"] + "players/", key, {"external_ref": "newcomer-1"}
         )
@@ -177,14 +223,23 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
 
         wait_until(sandbox_dealt, timeout=90, interval=1)
 
-        # the access log is quiet by default: no request line in the demo's output
-        assert not re.search(r'"(GET|POST) /api/v1/', "".join(output))
+        # quiet by default: once the players have made a few hundred requests (20 bets and
+        # the rest), no line was printed for any of them (no access log, no per-request
+        # line of the HTTP client, no per-bet line of the server)
+        wait_until(
+            lambda: Bet.objects.filter(round__table__code__startswith="demo-").count() >= 20,
+            timeout=180,
+            interval=1,
+        )
+        quiet = demo.after_banner()
+        assert not [line for line in quiet if "/api/v1/" in line or "bet accepted" in line]
+        assert len(quiet) < 30, "".join(quiet)
 
         # the credentials again, from the file, without starting anything
         again = subprocess.run(
             [sys.executable, "manage.py", "demo", "--credentials"],
             cwd=ROOT,
-            env=env,
+            env=demo.env,
             capture_output=True,
             text=True,
             timeout=60,
@@ -192,14 +247,24 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         )
         assert key in again.stdout and pitboss["password"] in again.stdout
     finally:
-        demo.terminate()
-        try:
-            demo.wait(40)
-        except subprocess.TimeoutExpired:
-            demo.kill()
-        _queue_delete(env["CELERY_QUEUE"])
-        _queue_delete(env["LEDGER_WEBHOOK_QUEUE"])
-    assert "Demo stopped." in "".join(output)
+        demo.stop()
+    # Ctrl-C stops the demo, its servers with it, and nothing failed on the way
+    assert demo.process.returncode == 0
+    assert "Demo stopped." in demo.output
+    assert "Traceback" not in demo.output and "round failed" not in demo.output, demo.output
+    assert not _health(f"http://127.0.0.1:{port}/api/v1/health/"), "the web server outlived it"
+
+
+def test_the_access_log_flag_prints_a_line_per_request(tmp_path, celery_test_queue):
+    demo = Demo(tmp_path, celery_test_queue, "--access-log", "--no-players", "--seconds", "120")
+    try:
+        demo.wait_banner()
+        url = f"http://127.0.0.1:{demo.port}/api/v1/health/live/?probe=newcomer"
+        assert _health(url)
+        wait_until(lambda: "/api/v1/health/live/?probe=newcomer" in demo.output, timeout=20)
+    finally:
+        demo.stop()
+    assert demo.process.returncode == 0 and "Demo stopped." in demo.output
 
 
 def _metrics(urls: dict, token: str) -> bytes:
