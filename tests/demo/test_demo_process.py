@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import os
+import re
 import signal
 import socket
 import stat
@@ -16,6 +17,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from django.db import connection
@@ -173,7 +175,8 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         assert {t["code"] for t in credentials["tables"]["human_paced"]} == {
             f"human-{preset}" for preset in PRESETS
         }
-        human = credentials["tables"]["human_paced"][0]
+        # (the README's own commands bet at the first human-paced table, below)
+        human = credentials["tables"]["human_paced"][1]
         status, tables = _call("GET", urls["api"] + "tables/?page_size=100", key)
         assert status == 200
         listed = {t["id"]: t for t in tables["results"]}
@@ -193,11 +196,7 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         )
         assert status == 201, moved
 
-        def betting_open():
-            status, table = _call("GET", urls["api"] + f"tables/{human['id']}/", key)
-            return status == 200 and table["current_round_id"]
-
-        round_id = wait_until(betting_open, timeout=60, interval=1)
+        round_id = _betting_open(urls, key, human["id"])
         status, table = _call("GET", urls["api"] + f"tables/{human['id']}/", key)
         bet = {"player_id": player["id"], "box": 1, "stake": table["min_bet"]}
         status, placed = _call("POST", urls["api"] + f"rounds/{round_id}/bets/", key, bet)
@@ -207,6 +206,28 @@ def test_the_demo_writes_its_credentials_and_takes_a_bet_at_a_human_paced_table(
         )
         assert status == 200 and state["phase"] == "open", "the window is a human one"
         assert Bet.objects.filter(round_id=round_id, player_id=player["id"]).count() == 1
+
+        # the README's "One bet by hand", copy-pasted into bash as a newcomer would (only the
+        # port is this demo's), from a folder whose .data is this demo's data folder
+        readme_table = credentials["tables"]["human_paced"][0]
+        _betting_open(urls, key, readme_table["id"])
+        newcomer = tmp_path / "clone"
+        newcomer.mkdir()
+        (newcomer / ".data").symlink_to(tmp_path)
+        steps = _readme_block("**One bet by hand**").replace("127.0.0.1:8000", f"127.0.0.1:{port}")
+        walked = subprocess.run(  # noqa: S603
+            ["bash", "-e", "-o", "pipefail", "-c", steps],  # noqa: S607
+            cwd=newcomer,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert walked.returncode == 0, walked.stdout + walked.stderr
+        mine = Bet.objects.get(
+            round__table_id=readme_table["id"], player__external_ref__startswith="me-"
+        )
+        assert f'"id":"{mine.ref}"' in walked.stdout.replace(" ", ""), walked.stdout
+        assert '"phase": "open"' in walked.stdout, "step 4 shows the round, still open"
 
         # the sandbox: its key (in the file and printed) sees only its own tables, which deal
         # themselves (the worker's beat runs the sandbox dealer): rounds open without a device
@@ -265,6 +286,30 @@ def test_the_access_log_flag_prints_a_line_per_request(tmp_path, celery_test_que
     finally:
         demo.stop()
     assert demo.process.returncode == 0 and "Demo stopped." in demo.output
+
+
+def _betting_open(urls: dict, key: str, table_id: int, *, left: float = 30) -> int:
+    """The table's open round once its betting window has ``left`` seconds to run (a person
+    who finds less waits for the next round, as the README says)."""
+
+    def open_round():
+        status, table = _call("GET", urls["api"] + f"tables/{table_id}/", key)
+        if status != 200 or not table["current_round_id"]:
+            return None
+        status, state = _call("GET", urls["api"] + f"rounds/{table['current_round_id']}/", key)
+        if status != 200 or state["phase"] != "open" or not state["betting_closes_at"]:
+            return None
+        closes = datetime.fromisoformat(state["betting_closes_at"])
+        return (closes - datetime.now(UTC)).total_seconds() > left and state["round_id"]
+
+    return wait_until(open_round, timeout=180, interval=1)
+
+
+def _readme_block(heading: str) -> str:
+    """The first ``sh`` code block of the README after ``heading``."""
+    readme = (ROOT / "README.md").read_text()
+    after = readme[readme.index(heading) :]
+    return re.search(r"^```sh\n(.*?)^```$", after, re.MULTILINE | re.DOTALL).group(1)
 
 
 def _metrics(urls: dict, token: str) -> bytes:
