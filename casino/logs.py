@@ -88,7 +88,14 @@ def logging_config(*, level: str, fmt: str) -> dict:
         },
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
         "root": {"handlers": ["console"], "level": level},
-        "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+        "loggers": {
+            "django.db.backends": {"level": "WARNING"},
+            "axes": {"level": "WARNING"},
+            # the HTTP client (the generated API client: the demo's players, the tests) logs
+            # every request at INFO, a copy of the server's access log
+            "httpx": {"level": "WARNING"},
+            "httpcore": {"level": "WARNING"},
+        },
     }
 
 

@@ -307,7 +307,9 @@ if not CELERY_BROKER_URL:
     _queue_dir = DATA_DIR / "broker"
     for _sub in ("queue", "processed", "control"):
         (_queue_dir / _sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    # A host name, which the transport ignores: without one kombu warns "No hostname was
+    # supplied" in every process that connects (the demo's first lines).
+    CELERY_BROKER_URL = "filesystem://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir / "queue"),
         "data_folder_out": str(_queue_dir / "queue"),

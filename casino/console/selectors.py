@@ -8,7 +8,7 @@ from decimal import Decimal
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.db.models import BooleanField, Count, ExpressionWrapper, IntegerField, Q, Sum
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.urls import reverse
@@ -18,6 +18,7 @@ from django.utils.timesince import timesince
 from audit.models import AuditEvent
 from audit.selectors import audit_verification_latest
 from casino.money import money_text
+from casino.sandbox.models import SandboxTable
 from ledger.selectors import AccountingFilter, ShiftGrid, hold_pct, table_accounting
 from tables.models import Bet, Round, RtpFigure, Shoe, Table, VoidRequest
 from tables.selectors import DealerOnTable, dealers_on_tables, shift_calendars
@@ -212,13 +213,13 @@ ROUND_TOO_OLD = timedelta(minutes=5)  # a live round older than this needs a loo
 
 
 def _attention_alerts(table: Table, rnd: Round | None, now: datetime) -> list[Alert]:
-    """Open without a dealer, open and idle, a live round older than ``ROUND_TOO_OLD``. A
-    sandbox table deals itself (``casino/sandbox``): no dealer is missing there."""
+    """Open without a dealer, open and idle, a live round older than ``ROUND_TOO_OLD``."""
     if table.status != Table.Status.OPEN:
         return []
     url = _admin_url("tables_table_change", table.pk)
     alerts = []
-    if table.dealer_id is None and not table.self_dealt:
+    # A sandbox table deals itself (casino/sandbox): it has no dealer, by design.
+    if table.dealer_id is None and not table.self_dealing:
         alerts.append(Alert("warning", "Open without a dealer", url))
     live = rnd is not None and rnd.phase in Round.UNFINISHED
     if live and rnd.opened_at < now - ROUND_TOO_OLD and rnd.held_since is None:
@@ -385,10 +386,11 @@ def security_alerts(*, now: datetime | None = None) -> list[Alert]:
 
 
 def _floor_tables() -> list[Table]:
+    """The tables on the floor, each marked ``self_dealing`` when it is a sandbox table."""
     return list(
         Table.objects.filter(retired_at__isnull=True)
-        .annotate(self_dealt=ExpressionWrapper(Q(sandbox__isnull=False), BooleanField()))
         .select_related("dealer", "rule_set", "pit")
+        .annotate(self_dealing=Exists(SandboxTable.objects.filter(table_id=OuterRef("pk"))))
         .order_by("code")
     )
 

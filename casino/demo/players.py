@@ -45,7 +45,13 @@ class Api:
 
     def __init__(self, base: str, token: str):
         self.client = AuthenticatedClient(
-            base_url=base.rstrip("/"), token=token, timeout=httpx.Timeout(10)
+            base_url=base.rstrip("/"),
+            token=token,
+            timeout=httpx.Timeout(10),
+            # An idle connection is dropped before the server's keep-alive (gunicorn's 2 s)
+            # ends it: a request sent on one the server was closing got "connection reset"
+            # (a human-paced table polls every 2 s).
+            httpx_args={"limits": httpx.Limits(keepalive_expiry=1.0)},
         )
 
     def call(self, operation, *args, **kwargs) -> tuple[int, dict | None]:
@@ -55,6 +61,9 @@ class Api:
 
     def idempotent(self, operation, *args, **kwargs) -> tuple[int, dict | None]:
         return self.call(operation, *args, idempotency_key=uuid.uuid4().hex, **kwargs)
+
+    def close(self) -> None:
+        self.client.get_httpx_client().close()
 
 
 def choose(actions: list[dict], hand: dict | None, rng: random.Random) -> dict:
@@ -107,12 +116,19 @@ class TablePlayer(threading.Thread):
         self.rng = random.Random(seed)  # demo play, not a game outcome
 
     def run(self):
-        while not self.stop.is_set():
-            try:
-                self.play_round()
-            except Exception:  # the demo keeps going; the server side is what matters
-                logger.exception("demo table %s: round failed", self.table_id)
-                self.stop.wait(3)
+        try:
+            while not self.stop.is_set():
+                try:
+                    self.play_round()
+                except Exception:  # the demo keeps going; the server side is what matters
+                    # A call the stopping demo cut short (the server went first) is no failure.
+                    if self.stop.wait(1):
+                        return
+                    logger.exception("demo table %s: round failed", self.table_id)
+                    self.stop.wait(2)
+        finally:
+            self.device.close()
+            self.operator.close()
 
     def play_round(self):
         status, table = self.device.call(tables_retrieve, self.table_id)

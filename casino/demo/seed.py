@@ -39,7 +39,7 @@ from ledger.models import Operator, Player
 from ledger.services import wallet_deposit, wallet_open
 from tables import services as table_services
 from tables.engine import PRESETS
-from tables.models import Casino, Table
+from tables.models import Casino, Seat, Table
 
 ACTOR = Actor.system("demo.seed")
 STAFF = {
@@ -179,16 +179,17 @@ def demo_seed() -> DemoCredentials:
         credentials.player_ids.append(player.pk)
 
     dealer = User.objects.get(username="dealer")
-    players = list(Player.objects.filter(pk__in=credentials.player_ids))
     human = demo_tables(prefix="human", label="human pace", timers=HUMAN_TIMERS)
     credentials.human_paced = {table.pk for table in human}
     tables = demo_tables() + human
     _demo_dealers(tables, dealer)
     for table in tables:
-        # The simulated players take fixed boxes; free whatever an earlier run left seated.
-        for player in players:
+        # Every box free at start: the simulated players take fixed boxes, and a box a person
+        # took in an earlier run (the README's bet, at box 1) would refuse the next person.
+        seated = Seat.objects.filter(table=table, left_at__isnull=True).select_related("player")
+        for seat in seated:
             with contextlib.suppress(DomainError):
-                table_services.seat_leave(actor=ACTOR, table_id=table.pk, player=player)
+                table_services.seat_leave(actor=ACTOR, table_id=table.pk, player=seat.player)
         for token in DeviceToken.objects.filter(table=table, revoked_at__isnull=True):
             device_token_revoke(actor=ACTOR, token=token, reason="demo restarted: new token")
         _, raw = device_token_issue(actor=ACTOR, table=table, device_id=f"demo-{table.code}")

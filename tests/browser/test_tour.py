@@ -20,6 +20,7 @@ from PIL import Image
 from casino.actors import Actor
 from casino.demo.players import players_start
 from casino.demo.seed import demo_audit_verify, demo_seed
+from casino.sandbox.services import sandbox_tables_drive
 from conftest import ROOT, wait_until
 from ledger.models import Player
 from tables import services
@@ -77,12 +78,14 @@ def test_tour_of_the_floor_a_live_round_a_replay_and_a_report(
 ):
     credentials = demo_seed()
     assert demo_audit_verify().ok
-    fast = {
-        pk: token
-        for pk, token in credentials.device_tokens.items()
-        if pk not in credentials.human_paced
-    }
-    credentials.device_tokens = fast
+    # The sandbox dealer's first pass (the demo's beat runs it every few seconds): each
+    # sandbox table opens a round, as on the demo's floor, instead of standing idle.
+    assert sandbox_tables_drive()["opened"] == len(credentials.sandbox_table_ids)
+    fast = [pk for pk in credentials.device_tokens if pk not in credentials.human_paced]
+    # Every table's device plays as in the demo (the human-paced ones open rounds and wait for
+    # a person), but human-crown's: the test deals its live round itself, below.
+    crown = Table.objects.get(code="human-crown")
+    del credentials.device_tokens[crown.pk]
     stop = threading.Event()
     threads = players_start(base=live_server.url, credentials=credentials, stop=stop)
     try:
@@ -93,13 +96,16 @@ def test_tour_of_the_floor_a_live_round_a_replay_and_a_report(
             interval=1,
             message="the demo tables settled no rounds:\n" + "".join(celery_worker.output[-30:]),
         )
-        live = _live_round(Table.objects.get(code="human-crown"), credentials.player_ids)
+        live = _live_round(crown, credentials.player_ids)
         assert live.phase == Round.Phase.PLAYING
 
         # the floor, as the pit boss sees it, with the demo tables playing
         admin_login(page, live_server, "pitboss", credentials.staff["pitboss"])
         page.locator("#floor-table .console-settled").first.wait_for(timeout=30_000)
-        assert "human-crown" in page.inner_text("#floor-table")
+        floor = page.inner_text("#floor-table")
+        assert "human-crown" in floor and "sandbox-crown" in floor
+        # every table dealt as the demo deals it: no table stands idle or lacks its dealer
+        assert "Open and idle" not in floor and "without a dealer" not in floor, floor
         assert "Audit chain verified" in page.inner_text("#content")
         tour_shot("floor")
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from casino.api import roles
 from casino.console.selectors import floor_overview
+from casino.sandbox.services import sandbox_table_create
 from forensics.reports import Period, report_build
 from tables import services
 from tables.errors import RoundSuspended
@@ -53,14 +54,15 @@ def test_open_without_dealer_and_idle_alerts_are_raised_and_cleared():
     assert _texts(floor_overview(), table) == []
 
 
-def test_a_sandbox_table_deals_itself_so_no_dealer_is_missing():
-    from casino.sandbox.services import sandbox_table_create
-
-    sandbox = sandbox_table_create(actor=ACTOR, preset="crown", code="sbx-floor")
+def test_a_sandbox_table_deals_itself_so_no_dealer_is_no_alert():
+    sandbox = sandbox_table_create(actor=ACTOR, preset="crown", code="sandbox-crown")
     live = live_table("crown")
     floor = floor_overview()
+    assert sandbox.dealer_id is None and live.dealer_id is None
     assert "Open without a dealer" not in _texts(floor, sandbox)
     assert "Open without a dealer" in _texts(floor, live)
+    # still a table like any other: idle is idle
+    assert any(t.startswith("Open and idle") for t in _texts(floor, sandbox))
 
 
 def test_this_shifts_figures_equal_the_report_and_the_ledger_legs():

@@ -7,12 +7,14 @@ from django.contrib.auth.models import User
 
 from casino.api.models import ApiKey, DeviceToken
 from casino.demo.players import choose, players_start
-from casino.demo.seed import FUNDING, HUMAN_TIMERS, PLAYERS, demo_seed
+from casino.demo.seed import ACTOR, FUNDING, HUMAN_TIMERS, PLAYERS, demo_seed
 from casino.money import PLAY_MONEY
 from conftest import wait_until
-from ledger.models import Account
+from ledger.models import Account, Operator, Player
+from ledger.services import wallet_deposit, wallet_open
+from tables import services
 from tables.engine import PRESETS
-from tables.models import Round, Table
+from tables.models import Box, Round, Seat, Table
 
 
 @pytest.mark.django_db
@@ -38,6 +40,23 @@ def test_seed_is_repeatable_and_issues_fresh_credentials():
     wallets = Account.objects.filter(kind="wallet", player_id__in=second.player_ids)
     assert len(PLAYERS) == wallets.count()
     assert {w.balance for w in wallets} == {FUNDING}
+
+
+@pytest.mark.django_db
+def test_a_restarted_demo_frees_the_box_a_person_took_in_an_earlier_run():
+    demo_seed()
+    operator = Operator.objects.get(code="demo-op")
+    table = Table.objects.get(code="human-british_casino")
+    person = Player.objects.create(operator=operator, external_ref="me-1")
+    wallet, _ = wallet_open(actor=ACTOR, player=person, currency="EUR")
+    wallet_deposit(actor=ACTOR, wallet=wallet, amount=50_000)
+    rnd = services.round_open(actor=ACTOR, table_id=table.pk)
+    services.bet_place(actor=ACTOR, round_id=rnd.pk, player=person, box=1, stake=500)
+    # the box is theirs from now on: another player betting there is refused (409 conflict)
+    assert Box.objects.get(table=table, number=1).seat.player == person
+    demo_seed()  # the next `make demo`: box 1 is free for whoever bets there next
+    assert Box.objects.get(table=table, number=1).seat_id is None
+    assert not Seat.objects.filter(table__code__startswith="human-", left_at__isnull=True)
 
 
 def test_simulated_player_policy_uses_only_offered_actions():

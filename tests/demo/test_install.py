@@ -69,3 +69,33 @@ def test_make_stop_says_only_what_it_did(tmp_path):
     )
     assert stop.stdout == "embedded PostgreSQL was not running\n"
     assert stop.stderr == ""
+
+
+def test_the_serverless_broker_connects_without_a_warning(tmp_path):
+    """With no CELERY_BROKER_URL (the demo's default) every process that publishes or consumes
+    connects to kombu's filesystem transport; no "No hostname was supplied" warning from any."""
+    probe = (
+        "import django; django.setup()\n"
+        "from django.conf import settings\n"
+        "from casino.celery import app\n"
+        "with app.connection_for_write() as connection:\n"
+        "    connection.ensure_connection(max_retries=1)\n"
+        "    print(settings.CELERY_BROKER_URL, connection.as_uri())\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CELERY_BROKER_URL"}
+    run = subprocess.run(  # noqa: S603
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env={
+            **env,
+            "DJANGO_SETTINGS_MODULE": "casino.settings",
+            "CASINO_ENV": "development",
+            "CASINO_DATA_DIR": str(tmp_path),
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert run.stdout.startswith("filesystem://"), run.stdout
+    assert "hostname" not in run.stdout + run.stderr, run.stdout + run.stderr

@@ -4,6 +4,7 @@
 started last (from its credentials file) without starting anything.
 """
 
+import logging
 import os
 import secrets
 import signal
@@ -37,7 +38,10 @@ class Command(BaseCommand):
             "--no-players", action="store_true", help="serve the tables without simulated play"
         )
         parser.add_argument(
-            "--access-log", action="store_true", help="print the web server's access log"
+            "--access-log",
+            action="store_true",
+            help="print the web server's access log and the servers' INFO lines (a line or "
+            "more per request); by default they log warnings and errors only",
         )
         parser.add_argument(
             "--credentials",
@@ -59,19 +63,29 @@ class Command(BaseCommand):
         document["metrics_token"] = metrics_token
         path = credentials_write(document)
         multiprocess_dir_clear()
+        # Quiet by default, so the banner stays on screen: the simulated players make a dozen
+        # requests a second, and at INFO the servers log each bet (and this process the
+        # players' refusals). An explicit LOG_LEVEL wins.
+        log_level = os.environ.get("LOG_LEVEL") or ("INFO" if access_log else "WARNING")
+        logging.getLogger().setLevel(log_level)
         env = {
             **os.environ,
             "DATABASE_URL": settings.DATABASE_URL,
             "METRICS_TOKEN": metrics_token,
+            "LOG_LEVEL": log_level,
         }
         python = sys.executable
+        # Each server in a process group of its own: Ctrl-C in the terminal reaches this
+        # command alone, which stops them with SIGTERM, each cleanly (interrupted together,
+        # gunicorn warned about its workers and the players logged the refused connections).
+        alone = {"env": env, "process_group": 0}
         processes = [
             subprocess.Popen(  # noqa: S603
                 [
                     *web_command(bind=f"{host}:{port}", workers=2),
                     *(["--access-logfile", "-"] if access_log else []),
                 ],
-                env=env,
+                **alone,
             ),
             subprocess.Popen(  # noqa: S603
                 [
@@ -86,7 +100,7 @@ class Command(BaseCommand):
                     "--schedule",
                     str(settings.DATA_DIR / "celerybeat-schedule"),
                 ],
-                env=env,
+                **alone,
             ),
             # Webhook deliveries on their own queue and worker: an operator's slow endpoint
             # occupies these threads (a few per operator at most), never settlement's worker.
@@ -96,10 +110,11 @@ class Command(BaseCommand):
                     "-m",
                     "casino.serve",
                     "webhooks",
+                    "--quiet",  # no start-up banner (celery prints it on a terminal)
                     "--concurrency=8",
                     "--loglevel=WARNING",
                 ],
-                env=env,
+                **alone,
             ),
         ]
         verified = (
@@ -123,8 +138,9 @@ class Command(BaseCommand):
         def request_stop(signum, frame):
             stop.set()
 
-        signal.signal(signal.SIGINT, request_stop)
-        signal.signal(signal.SIGTERM, request_stop)
+        # A closed terminal (SIGHUP) stops the servers too: they no longer share its signals.
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, request_stop)
         started = time.monotonic()
         try:
             healthy = self._wait_healthy(base, stop)
