@@ -62,7 +62,8 @@ class _Context:
         self.g, self.up, self.base = g, up, base
         self.main = _Solver(g, up, base)
         self.splits: dict[int, _Solver] = {}
-        self.resplit: dict[tuple[int, int, int, int, int], bool] = {}
+        # (up, v, hands so far, hands waiting, pairs played so far, first hand) -> re-split
+        self.resplit: dict[tuple[int, int, int, int, int, int], bool] = {}
 
     def split_solver(self, v: int) -> _Solver:
         s = self.splits.get(v)
@@ -73,6 +74,8 @@ class _Context:
 
     def _limit(self, v: int) -> int:
         r = self.g.r
+        if v == 1 and r.split_aces_one_card:
+            return 2  # a split ace gets one card and stands: never re-split
         limit = r.split_aces_max_hands if v == 1 else r.split_max_hands
         return SPLIT_CAP if limit == 0 else min(limit, SPLIT_CAP)
 
@@ -85,56 +88,17 @@ class _Context:
         return float(drawable[v - 1])
 
     def split_ev(self, v: int) -> float:
-        """EV (per unit original stake, all hands) of splitting a pair of value v."""
-        self._decide_resplits(v)
+        """EV (per unit original stake, all hands) of splitting a pair of value v, re-splits
+        decided by composition (recorded in ``resplit``)."""
         return self._split_value(v)
 
-    # -- the re-split decisions (constant re-pair probability) ---------------------------
-    def _decide_resplits(self, v: int) -> None:
-        g = self.g
-        s = self.split_solver(v)
-        one = _vec(v)
-        drawable = s.comp(one)
-        q = self._pairs(v, drawable) / sum(drawable)
-        limit = self._limit(v)
-        e_other, e_pair = {}, {}
-        for f in (1, 0) if g.obbo else (1,):
-            a12 = one[0] if g.fixed_aces else 0
-            e_all = s.ev(one, a12, 0, 1, 0, f)[0]
-            pair_cnt = _vec(v, v)
-            ep = s.after_card(pair_cnt, pair_cnt[0] if g.fixed_aces else 0, 0, 1, 0, f)
-            e_pair[f] = ep
-            e_other[f] = (e_all - q * ep) / (1 - q) if q < 1 else 0.0
-        if not g.obbo:
-            e_other[0], e_pair[0] = e_other[1], e_pair[1]
-        memo: dict[tuple[int, int, int], float] = {}
+    def resplit_value(self, v: int, table: dict[tuple[int, ...], bool]) -> float:
+        """The exact EV of splitting v with another re-split ``table`` (keyed as ``resplit``;
+        the tests compare it with a brute-force enumeration and with the maths' own)."""
+        return self._split_value(v, table)
 
-        def V(h: int, k: int, first: int) -> float:
-            if k == 0:
-                return 0.0
-            key = (h, k, first)
-            if key in memo:
-                return memo[key]
-            rest = V(h, k - 1, 0)
-            val = (1 - q) * (e_other[first] + rest)
-            play = e_pair[first] + rest
-            if h < limit:
-                re = V(h + 1, k + 1, first)
-                self.resplit[(self.up, v, h, k, first)] = re > play
-                val += q * max(play, re)
-            else:
-                val += q * play
-            memo[key] = val
-            return val
-
-        V(2, 2, 1)
-        if not g.obbo:  # every hand is looked up as a first hand (no OBBO distinction)
-            for (up, pv, h, k, f), yes in list(self.resplit.items()):
-                if pv == v and f == 0:
-                    self.resplit[(up, pv, h, k, 1)] = yes
-
-    # -- the exact value of that strategy -----------------------------------------------
-    def _split_value(self, v: int) -> float:
+    # -- the re-split decisions and the exact value of the strategy ------------------------
+    def _split_value(self, v: int, table: dict[tuple[int, ...], bool] | None = None) -> float:
         g = self.g
         s0 = self.split_solver(v)
         one, two = _vec(v), _vec(v, v)
@@ -167,8 +131,13 @@ class _Context:
                     phis[key] = s.after_card(two, a12_two, 0, 1, 0, key[2])
             return phis[key]
 
+        avgs: dict[tuple[int, int, int, int], float] = {}
+
         def avg(kind: int, i: int, m: int, f: int) -> float:
             """phi averaged over m unknown non-pair cards removed (the triangular system)."""
+            key = (kind, i, m, f if g.obbo else 1)
+            if key in avgs:
+                return avgs[key]
             memo: dict[tuple[int, int], float] = {}
 
             def a(t: int, s: int) -> float:
@@ -185,15 +154,19 @@ class _Context:
                     memo[(t, s)] = acc / h0 if h0 > 0 else 0.0
                 return memo[(t, s)]
 
-            return a(0, m)
+            avgs[key] = a(0, m)
+            return avgs[key]
 
         wmemo: dict[tuple[int, int, int, int, int], float] = {}
 
         def W(h: int, k: int, i: int, m: int, f: int) -> float:
-            """Value of the k hands still waiting for a second card, the current one first:
-            h hands so far, i extra pair cards and m non-pair second cards known removed."""
+            """Value of the k hands still waiting for a second card, the current one first,
+            re-splits decided to maximise it: h hands so far, i extra pair cards and m non-pair
+            second cards known removed (a pair card drawn and played, not re-split, adds to i
+            without adding a hand: ``i - (h - 2)`` such hands so far)."""
             if k == 0:
                 return 0.0
+            f = f if g.obbo else 1  # without OBBO every hand is settled as a first hand
             key = (h, k, i, m, f)
             if key in wmemo:
                 return wmemo[key]
@@ -205,11 +178,18 @@ class _Context:
                 # second card not a pair card: (1-q) E[hand | not pair] = E[hand] - q E[v, v]
                 val = avg(0, i, m, f) - q * avg(1, i, m, f) + (1 - q) * W(h, k - 1, i, m + 1, 0)
                 if q > 0:
-                    if self.resplit.get((self.up, v, h, k, f if g.obbo else 1)):
-                        val += q * W(h + 1, k + 1, i + 1, m, f)
-                    else:
-                        val += q * (avg(1, i, m, f) + W(h, k - 1, i + 1, m, 0))
+                    # a pair card: re-split, or play v, v, whichever is worth more given what
+                    # the re-split structure has revealed (both values exact)
+                    play = avg(1, i, m, f) + W(h, k - 1, i + 1, m, 0)
+                    again = W(h + 1, k + 1, i + 1, m, f)
+                    dk = (self.up, v, h, k, i - (h - 2), f)
+                    yes = again > play if table is None else table[dk]
+                    if table is None:
+                        self.resplit[dk] = yes
+                    val += q * (again if yes else play)
             wmemo[key] = val
             return val
 
+        for f in (1, 0) if g.obbo else (1,):  # the split strategy, before any smaller shoe
+            phi(0, 0, f)  # plays it (every state they reach is in its table)
         return W(2, 2, 0, 0, 1)

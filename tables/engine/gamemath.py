@@ -102,7 +102,8 @@ class GameMaths:
     strategy: dict[str, dict[str, str]]  # up -> {"A,T": action}
     root_table: dict[int, int]  # root_key -> action (split / surrender / play)
     table: dict[int, int]  # state_key -> action
-    resplit: dict[tuple[int, int, int, int, int], bool]  # (up, v, hands, pending, first)
+    # (up, v, hands so far, hands waiting, pairs played so far, first hand) -> re-split
+    resplit: dict[tuple[int, int, int, int, int, int], bool]
     even_money: dict[int, bool]  # up -> take even money
     extras: dict[str, Any]
     dealer_calls: int = 0
@@ -160,7 +161,7 @@ def game_maths(
     strategy: dict[str, dict[str, str]] = {}
     root_table: dict[int, int] = {}
     table: dict[int, int] = {}
-    resplit: dict[tuple[int, int, int, int, int], bool] = {}
+    resplit: dict[tuple[int, int, int, int, int, int], bool] = {}
     even_money: dict[int, bool] = {}
     ins_evs: dict[str, float] = {}
     ev_first_card: dict[str, float] = {}
