@@ -1,10 +1,16 @@
 """Split maths: the expected value of splitting a pair, every split hand's draws (and the
-dealer's) made from the shoe less all cards seen, re-splits by composition.
+dealer's) made from the shoe less all cards seen, re-splits decided by composition.
 
 **What is exact.** Each split hand is played by one strategy (the split solver's, keyed by the
-hand's own cards, the up card and the pair) and re-splits by a table keyed (hands so far, hands
-waiting, first hand) — the strategy the simulator plays. The value of that strategy is computed
-exactly, not approximated, from two facts:
+hand's own cards, the up card and the pair). Whether a pair card dealt as a second card is
+re-split or played is decided at each re-split point from what the split has revealed: hands so
+far ``h``, hands waiting ``k``, and the pair cards earlier split hands were dealt and played
+(``p``; with the re-splits, ``i = h - 2 + p`` extra pair cards are gone and ``m = h - k - p``
+second cards are known not to be pair cards), plus OBBO's first-hand flag. The decision is the
+better of the two exact values (re-split, or play ``v, v`` and go on), so the re-split table
+(``resplit``: ``(up, v, h, k, p, first)``, the one the simulator plays) is the best of all
+re-split tables on that information, by backward induction over the states ``(h, k, i, m)``.
+Values are computed exactly, not approximated, from two facts:
 
 1. *Order does not matter.* Drawing without replacement, any sequence of cards has probability
    ``prod_c (n_c)_(k_c) / (N)_K``, which depends only on the cards drawn; so two ways of dealing
@@ -22,14 +28,16 @@ exactly, not approximated, from two facts:
    system solved from ``phi`` at ``B, B - v, .., B - (i + m)·v`` (the split solver's strategy
    evaluated on those shoes).
 
-**What is not done.** The strategy does not react to the other split hands' cards (a
-composition-dependent strategy over all the hands' cards is a tree far beyond the 30 s budget):
-the figure is the exact value of the strategy played, a lower bound on the best play's.
-``tests/engine/test_split_maths.py`` checks it against a brute-force enumeration of whole
-splits on tiny shoes, and that the best play over every card seen is worth more there (by
-under 0.01 stakes per split on a 16-card shoe). Re-split decisions are taken from
-the previous (constant re-pair probability) recursion, then valued exactly. Split ten-values of
-one rank (rank-only splits) after a ten up card use the up card's chance of being that rank.
+``tests/engine/test_split_maths.py`` deals whole splits on tiny shoes by brute force: the
+maths' value of any re-split table is the brute force's, and no table beats the maths' own
+(including every table that ignores ``p``, which the old constant re-pair recursion used).
+
+**What is not done.** The hands' own play and the re-split choice do not react to the *values*
+of the other split hands' cards (a strategy over all the hands' cards is a tree far beyond the
+30 s budget): the figure is the exact value of the strategy played, a lower bound on the best
+play's; on a 16-card shoe the brute force puts the best play over every card seen under 0.01
+stakes per split above it. Split ten-values of one rank (rank-only splits) after a ten up card
+use the up card's chance of being that rank.
 """
 
 from __future__ import annotations
