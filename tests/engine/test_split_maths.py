@@ -267,3 +267,20 @@ def test_resplit_decisions_are_the_best_table_by_composition_four_hands(name):
         best_blind = max(best_blind, ctx.resplit_value(8, table))
     assert best_any == pytest.approx(ev, abs=1e-12)
     assert ev > best_blind + 0.01
+
+
+@pytest.mark.parametrize("one_card", [True, False])
+def test_split_aces_that_take_one_card_are_never_resplit(one_card):
+    """A split ace dealt one card stands (round.py), so an ace pair dealt to it is never a
+    re-split point, whatever split_aces_max_hands allows."""
+    rules = RuleSet(
+        name="tiny",
+        decks=1,
+        split_max_hands=3,
+        split_aces_max_hands=3,
+        split_aces_one_card=one_card,
+        tie_rule="push",
+    )
+    ctx = _context(rules, 9, {1: 4, 5: 4, 9: 3, 10: 8})
+    ctx.split_ev(1)
+    assert any(key[1] == 1 for key in ctx.resplit) is not one_card
