@@ -122,6 +122,16 @@ def _state_key(up, pair, first, cnt, dbl, a12, tw, m):
 
 
 @njit(cache=True)
+def resplit_index(up, v, hands, waiting, played, first):
+    """Index of a re-split decision (also computed by ``simulator.compile_game``)."""
+    k = ((up * 11 + v) * (MAXH + 1) + hands) * (MAXH + 2) + waiting
+    return (k * (MAXH + 1) + played) * 2 + first
+
+
+RESPLIT_SIZE = 11 * 11 * (MAXH + 1) * (MAXH + 2) * (MAXH + 1) * 2
+
+
+@njit(cache=True)
 def _draw(shoe, pos, lazy):
     """Next card; ``lazy``: an on-the-fly Fisher-Yates shuffle of the undealt part."""
     n = shoe.shape[0]
@@ -288,10 +298,16 @@ def play_round(shoe, pos, lazy, P, F, ladder, bonus, keys, vals, rkeys, rvals, r
                 if act == PLAY:
                     act = -1
             elif can_split:
-                kk = nh - i
+                # re-split by composition: hands so far, hands waiting, and how many earlier
+                # split hands were dealt a pair card and played it (each a pair card gone)
                 v1 = _val(cards[i, 0])
-                idx = (((up * 11 + v1) * (MAXH + 1) + nh) * (MAXH + 2) + kk) * 2 + first
-                if resplit[idx] == 1:
+                played = 0
+                for j in range(i):
+                    if _val(cards[j, 1]) == v1 and (
+                        not P[I_SPLIT_RANK] or cards[j, 1] % 13 == cards[j, 0] % 13
+                    ):
+                        played += 1
+                if resplit[resplit_index(up, v1, nh, nh - i, played, first)] == 1:
                     act = SPLIT
             if act == -1:
                 key = _state_key(up, pair, first, cnt[i], dbl[i], a12, tw[i], 1 + added[i])

@@ -1,10 +1,16 @@
 """Split maths: the expected value of splitting a pair, every split hand's draws (and the
-dealer's) made from the shoe less all cards seen, re-splits by composition.
+dealer's) made from the shoe less all cards seen, re-splits decided by composition.
 
 **What is exact.** Each split hand is played by one strategy (the split solver's, keyed by the
-hand's own cards, the up card and the pair) and re-splits by a table keyed (hands so far, hands
-waiting, first hand) — the strategy the simulator plays. The value of that strategy is computed
-exactly, not approximated, from two facts:
+hand's own cards, the up card and the pair). Whether a pair card dealt as a second card is
+re-split or played is decided at each re-split point from what the split has revealed: hands so
+far ``h``, hands waiting ``k``, and the pair cards earlier split hands were dealt and played
+(``p``; with the re-splits, ``i = h - 2 + p`` extra pair cards are gone and ``m = h - k - p``
+second cards are known not to be pair cards), plus OBBO's first-hand flag. The decision is the
+better of the two exact values (re-split, or play ``v, v`` and go on), so the re-split table
+(``resplit``: ``(up, v, h, k, p, first)``, the one the simulator plays) is the best of all
+re-split tables on that information, by backward induction over the states ``(h, k, i, m)``.
+Values are computed exactly, not approximated, from two facts:
 
 1. *Order does not matter.* Drawing without replacement, any sequence of cards has probability
    ``prod_c (n_c)_(k_c) / (N)_K``, which depends only on the cards drawn; so two ways of dealing
@@ -22,14 +28,16 @@ exactly, not approximated, from two facts:
    system solved from ``phi`` at ``B, B - v, .., B - (i + m)·v`` (the split solver's strategy
    evaluated on those shoes).
 
-**What is not done.** The strategy does not react to the other split hands' cards (a
-composition-dependent strategy over all the hands' cards is a tree far beyond the 30 s budget):
-the figure is the exact value of the strategy played, a lower bound on the best play's.
-``tests/engine/test_split_maths.py`` checks it against a brute-force enumeration of whole
-splits on tiny shoes, and that the best play over every card seen is worth more there (by
-under 0.01 stakes per split on a 16-card shoe). Re-split decisions are taken from
-the previous (constant re-pair probability) recursion, then valued exactly. Split ten-values of
-one rank (rank-only splits) after a ten up card use the up card's chance of being that rank.
+``tests/engine/test_split_maths.py`` deals whole splits on tiny shoes by brute force: the
+maths' value of any re-split table is the brute force's, and no table beats the maths' own
+(including every table that ignores ``p``, which the old constant re-pair recursion used).
+
+**What is not done.** The hands' own play and the re-split choice do not react to the *values*
+of the other split hands' cards (a strategy over all the hands' cards is a tree far beyond the
+30 s budget): the figure is the exact value of the strategy played, a lower bound on the best
+play's; on a 16-card shoe the brute force puts the best play over every card seen under 0.01
+stakes per split above it. Split ten-values of one rank (rank-only splits) after a ten up card
+use the up card's chance of being that rank.
 """
 
 from __future__ import annotations
@@ -62,7 +70,8 @@ class _Context:
         self.g, self.up, self.base = g, up, base
         self.main = _Solver(g, up, base)
         self.splits: dict[int, _Solver] = {}
-        self.resplit: dict[tuple[int, int, int, int, int], bool] = {}
+        # (up, v, hands so far, hands waiting, pairs played so far, first hand) -> re-split
+        self.resplit: dict[tuple[int, int, int, int, int, int], bool] = {}
 
     def split_solver(self, v: int) -> _Solver:
         s = self.splits.get(v)
@@ -73,6 +82,8 @@ class _Context:
 
     def _limit(self, v: int) -> int:
         r = self.g.r
+        if v == 1 and r.split_aces_one_card:
+            return 2  # a split ace gets one card and stands: never re-split
         limit = r.split_aces_max_hands if v == 1 else r.split_max_hands
         return SPLIT_CAP if limit == 0 else min(limit, SPLIT_CAP)
 
@@ -85,56 +96,17 @@ class _Context:
         return float(drawable[v - 1])
 
     def split_ev(self, v: int) -> float:
-        """EV (per unit original stake, all hands) of splitting a pair of value v."""
-        self._decide_resplits(v)
+        """EV (per unit original stake, all hands) of splitting a pair of value v, re-splits
+        decided by composition (recorded in ``resplit``)."""
         return self._split_value(v)
 
-    # -- the re-split decisions (constant re-pair probability) ---------------------------
-    def _decide_resplits(self, v: int) -> None:
-        g = self.g
-        s = self.split_solver(v)
-        one = _vec(v)
-        drawable = s.comp(one)
-        q = self._pairs(v, drawable) / sum(drawable)
-        limit = self._limit(v)
-        e_other, e_pair = {}, {}
-        for f in (1, 0) if g.obbo else (1,):
-            a12 = one[0] if g.fixed_aces else 0
-            e_all = s.ev(one, a12, 0, 1, 0, f)[0]
-            pair_cnt = _vec(v, v)
-            ep = s.after_card(pair_cnt, pair_cnt[0] if g.fixed_aces else 0, 0, 1, 0, f)
-            e_pair[f] = ep
-            e_other[f] = (e_all - q * ep) / (1 - q) if q < 1 else 0.0
-        if not g.obbo:
-            e_other[0], e_pair[0] = e_other[1], e_pair[1]
-        memo: dict[tuple[int, int, int], float] = {}
+    def resplit_value(self, v: int, table: dict[tuple[int, ...], bool]) -> float:
+        """The exact EV of splitting v with another re-split ``table`` (keyed as ``resplit``;
+        the tests compare it with a brute-force enumeration and with the maths' own)."""
+        return self._split_value(v, table)
 
-        def V(h: int, k: int, first: int) -> float:
-            if k == 0:
-                return 0.0
-            key = (h, k, first)
-            if key in memo:
-                return memo[key]
-            rest = V(h, k - 1, 0)
-            val = (1 - q) * (e_other[first] + rest)
-            play = e_pair[first] + rest
-            if h < limit:
-                re = V(h + 1, k + 1, first)
-                self.resplit[(self.up, v, h, k, first)] = re > play
-                val += q * max(play, re)
-            else:
-                val += q * play
-            memo[key] = val
-            return val
-
-        V(2, 2, 1)
-        if not g.obbo:  # every hand is looked up as a first hand (no OBBO distinction)
-            for (up, pv, h, k, f), yes in list(self.resplit.items()):
-                if pv == v and f == 0:
-                    self.resplit[(up, pv, h, k, 1)] = yes
-
-    # -- the exact value of that strategy -----------------------------------------------
-    def _split_value(self, v: int) -> float:
+    # -- the re-split decisions and the exact value of the strategy ------------------------
+    def _split_value(self, v: int, table: dict[tuple[int, ...], bool] | None = None) -> float:
         g = self.g
         s0 = self.split_solver(v)
         one, two = _vec(v), _vec(v, v)
@@ -167,8 +139,13 @@ class _Context:
                     phis[key] = s.after_card(two, a12_two, 0, 1, 0, key[2])
             return phis[key]
 
+        avgs: dict[tuple[int, int, int, int], float] = {}
+
         def avg(kind: int, i: int, m: int, f: int) -> float:
             """phi averaged over m unknown non-pair cards removed (the triangular system)."""
+            key = (kind, i, m, f if g.obbo else 1)
+            if key in avgs:
+                return avgs[key]
             memo: dict[tuple[int, int], float] = {}
 
             def a(t: int, s: int) -> float:
@@ -185,15 +162,19 @@ class _Context:
                     memo[(t, s)] = acc / h0 if h0 > 0 else 0.0
                 return memo[(t, s)]
 
-            return a(0, m)
+            avgs[key] = a(0, m)
+            return avgs[key]
 
         wmemo: dict[tuple[int, int, int, int, int], float] = {}
 
         def W(h: int, k: int, i: int, m: int, f: int) -> float:
-            """Value of the k hands still waiting for a second card, the current one first:
-            h hands so far, i extra pair cards and m non-pair second cards known removed."""
+            """Value of the k hands still waiting for a second card, the current one first,
+            re-splits decided to maximise it: h hands so far, i extra pair cards and m non-pair
+            second cards known removed (a pair card drawn and played, not re-split, adds to i
+            without adding a hand: ``i - (h - 2)`` such hands so far)."""
             if k == 0:
                 return 0.0
+            f = f if g.obbo else 1  # without OBBO every hand is settled as a first hand
             key = (h, k, i, m, f)
             if key in wmemo:
                 return wmemo[key]
@@ -205,11 +186,18 @@ class _Context:
                 # second card not a pair card: (1-q) E[hand | not pair] = E[hand] - q E[v, v]
                 val = avg(0, i, m, f) - q * avg(1, i, m, f) + (1 - q) * W(h, k - 1, i, m + 1, 0)
                 if q > 0:
-                    if self.resplit.get((self.up, v, h, k, f if g.obbo else 1)):
-                        val += q * W(h + 1, k + 1, i + 1, m, f)
-                    else:
-                        val += q * (avg(1, i, m, f) + W(h, k - 1, i + 1, m, 0))
+                    # a pair card: re-split, or play v, v, whichever is worth more given what
+                    # the re-split structure has revealed (both values exact)
+                    play = avg(1, i, m, f) + W(h, k - 1, i + 1, m, 0)
+                    again = W(h + 1, k + 1, i + 1, m, f)
+                    dk = (self.up, v, h, k, i - (h - 2), f)
+                    yes = again > play if table is None else table[dk]
+                    if table is None:
+                        self.resplit[dk] = yes
+                    val += q * (again if yes else play)
             wmemo[key] = val
             return val
 
+        for f in (1, 0) if g.obbo else (1,):  # the split strategy, before any smaller shoe
+            phi(0, 0, f)  # plays it (every state they reach is in its table)
         return W(2, 2, 0, 0, 1)

@@ -23,16 +23,17 @@ Method (reported as ``method`` by :func:`game_maths`):
   suits are unknown: suits of distinct ranks are independent and uniform, three sevens are a
   uniform 3-subset of the shoe's sevens). Exact fractions of the stake, no minor-unit rounding.
 - **Splits (exact for the strategy played).** Every split hand's draws and the dealer's come
-  from the shoe less all cards seen, re-splits by composition (the pair cards left): each
-  split hand plays the split solver's strategy (its own cards, the up card, the pair) and
-  re-splits by a table on (hands so far, hands waiting, first hand), and the value of that
-  strategy is computed exactly (:mod:`._splitmath`: dealing order does not matter, and a card
-  nobody reacts to is as if not drawn, so only the pair cards and the non-pair second cards the
-  re-split structure reveals are accounted for, by a triangular system over the shoe less 0, 1,
-  2, ... more pair cards). Not computed: a strategy reacting to the other split hands' cards
-  (worth more; the figure is a lower bound on it). Unlimited re-splits are capped at 8 hands.
-  For rank-only splits of ten-values the chance that two ten-values share a rank is taken from
-  a fresh shoe.
+  from the shoe less all cards seen, re-splits by composition: each split hand plays the split
+  solver's strategy (its own cards, the up card, the pair), and a pair card dealt as a second
+  card is re-split or played, whichever is worth more given hands so far, hands waiting and the
+  pair cards earlier split hands were dealt and played (the best re-split table on that
+  information). Values are exact (:mod:`._splitmath`: dealing order does not matter, and a
+  card nobody reacts to is as if not drawn, so only the pair cards and the non-pair second
+  cards the re-split structure reveals are accounted for, by a triangular system over the shoe
+  less 0, 1, 2, ... more pair cards). Not computed: a strategy reacting to the values of the
+  other split hands' cards (worth more; the figure is a lower bound on it). Unlimited
+  re-splits are capped at 8 hands. For rank-only splits of ten-values the chance that two
+  ten-values share a rank is taken from a fresh shoe.
 - **Super Bonus** (a fixed prize, not odds): valued at the stake given (``stake``, minor
   units) as ``prize / stake`` times the chance the three 7s share a suit, so the strategy for
   7-7 against the prize rank and the edge depend on the stake; without a stake it is left out
@@ -102,7 +103,8 @@ class GameMaths:
     strategy: dict[str, dict[str, str]]  # up -> {"A,T": action}
     root_table: dict[int, int]  # root_key -> action (split / surrender / play)
     table: dict[int, int]  # state_key -> action
-    resplit: dict[tuple[int, int, int, int, int], bool]  # (up, v, hands, pending, first)
+    # (up, v, hands so far, hands waiting, pairs played so far, first hand) -> re-split
+    resplit: dict[tuple[int, int, int, int, int, int], bool]
     even_money: dict[int, bool]  # up -> take even money
     extras: dict[str, Any]
     dealer_calls: int = 0
@@ -130,8 +132,8 @@ METHOD = (
     "exact finite-shoe dynamic programming: composition-dependent player strategy over hand "
     "states, dealer final-result distributions computed exactly from the shoe less every card "
     "seen; splits exact for the strategy played (every split hand drawn from the shoe less all "
-    "cards seen, re-splits by composition); bonus odds exact with suit probabilities; Super "
-    "Bonus valued at the stake given, left out without one"
+    "cards seen, re-split or play decided by composition); bonus odds exact with suit "
+    "probabilities; Super Bonus valued at the stake given, left out without one"
 )
 
 
@@ -160,7 +162,7 @@ def game_maths(
     strategy: dict[str, dict[str, str]] = {}
     root_table: dict[int, int] = {}
     table: dict[int, int] = {}
-    resplit: dict[tuple[int, int, int, int, int], bool] = {}
+    resplit: dict[tuple[int, int, int, int, int, int], bool] = {}
     even_money: dict[int, bool] = {}
     ins_evs: dict[str, float] = {}
     ev_first_card: dict[str, float] = {}

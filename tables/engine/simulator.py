@@ -158,11 +158,10 @@ def compile_game(rules: RuleSet, payouts: PayoutSchedule, maths: GameMaths) -> C
     ritems = sorted(root.items())
     rkeys = np.array([k for k, _ in ritems], dtype=np.int64)
     rvals = np.array([v for _, v in ritems], dtype=np.int64)
-    resplit = np.zeros(11 * 11 * (K.MAXH + 1) * (K.MAXH + 2) * 2, dtype=np.int64)
-    for (up, v, h, k, first), yes in maths.resplit.items():
-        if h <= K.MAXH and k <= K.MAXH + 1 and yes:
-            idx = (((up * 11 + v) * (K.MAXH + 1) + h) * (K.MAXH + 2) + k) * 2 + first
-            resplit[idx] = 1
+    resplit = np.zeros(K.RESPLIT_SIZE, dtype=np.int64)
+    for (up, v, h, k, played, first), yes in maths.resplit.items():
+        if h <= K.MAXH and k <= K.MAXH + 1 and played <= K.MAXH and yes:
+            resplit[K.resplit_index(up, v, h, k, played, first)] = 1
     return Compiled(P, F, ladder, bonus, keys, vals, rkeys, rvals, resplit, shoe_cards(r))
 
 
@@ -444,7 +443,13 @@ def engine_play_given_shoe(
                     act = ACTION_NAMES[code]
             elif "split" in legal:
                 v = value(h.cards[0])
-                if maths.resplit.get((up, v, len(box.hands), len(box.hands) - i, first)):
+                played = sum(  # earlier split hands dealt a pair card and played it
+                    1
+                    for x in box.hands[:i]
+                    if value(x.cards[1]) == v
+                    and (r.split_match != "rank" or x.cards[1].rank == x.cards[0].rank)
+                )
+                if maths.resplit.get((up, v, len(box.hands), len(box.hands) - i, played, first)):
                     act = "split"
             if act is None:
                 code = maths.table[

@@ -3,14 +3,16 @@ reproducibility."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import itertools
 import random
 
 import numpy as np
 import pytest
 
 from tables.engine import get_preset
-from tables.engine.gamemath import game_maths, preset_maths
+from tables.engine.gamemath import SPLIT, _vec, game_maths, preset_maths, root_key
 from tables.engine.simulator import (
     STAT_NAMES,
     compile_game,
@@ -76,6 +78,59 @@ def test_simulator_settles_exactly_like_the_engine(name):
         assert counts["rescue"] > 0
     if r.player_five_card_trick:
         assert counts["five_card_trick"] > 0
+
+
+@pytest.mark.parametrize("name", ["british_casino", "online_2deck"])
+def test_resplits_by_pairs_played_are_looked_up_alike_in_kernel_and_engine(name):
+    """Re-split decisions are keyed by the pair cards earlier split hands were dealt and played
+    (the composition). The presets' tables happen not to turn on it where play reaches, so two
+    made-up tables that do (re-split only after an odd / an even number of pairs played) are
+    played through the kernel and the engine on clumpy shoes: the same nets, and different
+    between the tables (the key is read). Every pair is split at the root, so that online_2deck
+    (which splits ten-values by rank only, J-J but not J-Q) re-splits ten-values too."""
+    r, p = get_preset(name)
+    base = maths(name)
+    rng = random.Random(7)
+    orders = []
+    for rank in range(13):  # every card of one rank first: pair after pair after pair
+        order = [int(x) for x in shoe_cards(r)]
+        rng.shuffle(order)
+        orders.append(sorted(order, key=lambda x, rank=rank: x % 13 != rank))
+    for a, b in itertools.permutations(range(9, 13), 2):  # ten-values of two ranks: the box
+        order = [int(x) for x in shoe_cards(r)]  # a-a, dealer a-a (or a), then b, a, b, a ...
+        rng.shuffle(order)
+        aa = [x for x in order if x % 13 == a]
+        bb = [x for x in order if x % 13 == b]
+        head = aa[:4] + [y for pair in zip(bb, aa[4:], strict=False) for y in pair]
+        orders.append(head + [x for x in order if x not in head])
+    for _ in range(8):
+        order = [int(x) for x in shoe_cards(r)]
+        rng.shuffle(order)
+        orders.append(_clumpy(order, rng))
+    split_every_pair = dict(base.root_table)
+    for up in range(11):
+        for v in range(1, 11):
+            for avail in (1, 3):
+                key = root_key(up, _vec(v, v), avail)
+                if key in split_every_pair:
+                    split_every_pair[key] = SPLIT
+    totals = []
+    for parity in (0, 1):
+        table = {key: key[4] % 2 == parity for key in base.resplit}
+        m = dataclasses.replace(base, resplit=table, root_table=split_every_pair)
+        c = compile_game(r, p, m)
+        total = 0.0
+        splits = 0
+        for order in orders:
+            sim, stats = play_given_shoe(c, order, max_rounds=2)
+            eng, facts = engine_play_given_shoe(r, p, m, order, max_rounds=2)
+            assert sim == pytest.approx(eng, abs=1e-9)
+            assert stats[STAT_NAMES.index("strategy_misses")] == 0
+            total += sum(sim)
+            splits += sum(f["actions"].count("split") > 1 for f in facts)
+        assert splits > 0  # re-splits happened
+        totals.append(total)
+    assert totals[0] != totals[1]
 
 
 def test_super_bonus_and_bonus_ladder_settle_like_the_engine():

@@ -10,6 +10,8 @@ other hands' cards would add (the maths does not: see ``tables/engine/_splitmath
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from tables.engine._handdp import DOUBLE, HIT, STAND, Game
@@ -87,9 +89,13 @@ def _settle(rules: RuleSet, hands, dealer: dict[str, float]) -> float:
     return total
 
 
-def _brute_split(rules: RuleSet, ctx: _Context, up: int, shoe, v: int, optimal: bool) -> float:
-    """EV of splitting the pair of v's, every card sequence enumerated."""
+def _brute_split(
+    rules: RuleSet, ctx: _Context, up: int, shoe, v: int, optimal: bool, table=None
+) -> float:
+    """EV of splitting the pair of v's, every card sequence enumerated: with the split
+    strategy and the re-split ``table`` (default: the maths'), or the best play (``optimal``)."""
     policy = ctx.split_solver(v).memo
+    table = ctx.resplit if table is None else table
     limit = rules.split_max_hands or 8
 
     memo: dict[tuple, float] = {}
@@ -131,9 +137,12 @@ def _brute_split(rules: RuleSet, ctx: _Context, up: int, shoe, v: int, optimal: 
             split_hands[i] = [[v], 1, 0]
             split_hands.insert(i + 1, [[v], 1, 0])
             resplit = play(counts, split_hands, i)
-            if not optimal and ctx.resplit[(ctx.up, v, len(hands), len(hands) - i, first)]:
-                return resplit
-            options["resplit"] = resplit
+            played = sum(1 for h in hands[:i] if h[0][1] == v)  # pair cards dealt and played
+            if not optimal:
+                if table[(ctx.up, v, len(hands), len(hands) - i, played, first)]:
+                    return resplit
+            else:
+                options["resplit"] = resplit
         cnt = tuple(cards.count(x) for x in range(1, 11))
         allowed = [STAND, HIT] + ([DOUBLE] if len(cards) == 2 else [])
         if not optimal:
@@ -187,3 +196,91 @@ def test_the_strategy_played_is_not_the_best_with_every_card_seen():
     assert ev == pytest.approx(_brute_split(rules, ctx, 9, shoe, 8, optimal=False), abs=1e-12)
     best = _brute_split(rules, ctx, 9, shoe, 8, optimal=True)
     assert 0 < best - ev < 0.01
+
+
+# tiny shoes where the best re-split decision depends on the composition: on (hands so far,
+# hands waiting, pair cards dealt and played) — re-split on one key, play the pair on another
+COMPOSITION_SHOES = {
+    # three hands with OBBO: the second hand re-splits unless the first hand played a pair
+    "obbo_three_hands": (RULES["obbo_three_hands"], 9, {2: 4, 7: 4, 8: 4, 9: 4}),
+    # four hands, OBBO (9 decision points) and the dealer taking all (8)
+    "obbo_four_hands": (
+        RULES["obbo_three_hands"].replace(split_max_hands=4),
+        6,
+        {6: 3, 7: 5, 8: 6},
+    ),
+    "takes_all_four_hands": (
+        RULES["unlimited_takes_all"].replace(split_max_hands=4),
+        2,
+        {5: 1, 8: 6, 10: 4},
+    ),
+}
+
+
+def _keys(ctx: _Context, v: int) -> list[tuple[int, ...]]:
+    return sorted(k for k in ctx.resplit if k[1] == v)
+
+
+def test_resplit_decisions_are_the_best_table_by_composition_three_hands():
+    """Every re-split table over the decision points (2^3 of them), dealt by brute force: the
+    maths values each exactly, and its own table (chosen by composition) is the best."""
+    rules, up, shoe = COMPOSITION_SHOES["obbo_three_hands"]
+    ctx = _context(rules, up, shoe)
+    ev = ctx.split_ev(8)
+    keys = _keys(ctx, 8)
+    assert len(keys) == 3
+    # the second hand's choice turns on whether the first hand was dealt a pair card and played it
+    assert ctx.resplit[(up, 8, 2, 1, 0, 0)] != ctx.resplit[(up, 8, 2, 1, 1, 0)]
+    values = {}
+    for bits in itertools.product([False, True], repeat=len(keys)):
+        table = dict(zip(keys, bits, strict=True))
+        brute = _brute_split(rules, ctx, up, shoe, 8, optimal=False, table=table)
+        assert ctx.resplit_value(8, table) == pytest.approx(brute, abs=1e-12), bits
+        values[bits] = brute
+    assert ev == pytest.approx(max(values.values()), abs=1e-12)
+    assert ev > min(values.values()) + 1e-3  # the choice matters on this shoe
+
+
+@pytest.mark.parametrize("name", ["obbo_four_hands", "takes_all_four_hands"])
+def test_resplit_decisions_are_the_best_table_by_composition_four_hands(name):
+    """Four hands: the maths' table is the best of all 2^8-2^9 (valued by the maths, which the
+    brute force confirms for its own table, for never and for always re-splitting), and beats by
+    over 0.01 stakes the best table that ignores the pair cards played (the old recursion's
+    keys: hands so far, hands waiting, first hand)."""
+    rules, up, shoe = COMPOSITION_SHOES[name]
+    ctx = _context(rules, up, shoe)
+    ev = ctx.split_ev(8)
+    keys = _keys(ctx, 8)
+    assert len(keys) >= 8
+    assert ev == pytest.approx(_brute_split(rules, ctx, up, shoe, 8, optimal=False), abs=1e-12)
+    for every in (False, True):
+        table = dict.fromkeys(keys, every)
+        brute = _brute_split(rules, ctx, up, shoe, 8, optimal=False, table=table)
+        assert ctx.resplit_value(8, table) == pytest.approx(brute, abs=1e-12)
+    best_any = best_blind = -1e9
+    blind_keys = sorted({(h, k, f) for _, _, h, k, _, f in keys})
+    for bits in itertools.product([False, True], repeat=len(keys)):
+        best_any = max(best_any, ctx.resplit_value(8, dict(zip(keys, bits, strict=True))))
+    for bits in itertools.product([False, True], repeat=len(blind_keys)):
+        by = dict(zip(blind_keys, bits, strict=True))
+        table = {key: by[(key[2], key[3], key[5])] for key in keys}
+        best_blind = max(best_blind, ctx.resplit_value(8, table))
+    assert best_any == pytest.approx(ev, abs=1e-12)
+    assert ev > best_blind + 0.01
+
+
+@pytest.mark.parametrize("one_card", [True, False])
+def test_split_aces_that_take_one_card_are_never_resplit(one_card):
+    """A split ace dealt one card stands (round.py), so an ace pair dealt to it is never a
+    re-split point, whatever split_aces_max_hands allows."""
+    rules = RuleSet(
+        name="tiny",
+        decks=1,
+        split_max_hands=3,
+        split_aces_max_hands=3,
+        split_aces_one_card=one_card,
+        tie_rule="push",
+    )
+    ctx = _context(rules, 9, {1: 4, 5: 4, 9: 3, 10: 8})
+    ctx.split_ev(1)
+    assert any(key[1] == 1 for key in ctx.resplit) is not one_card

@@ -81,3 +81,22 @@ def test_bad_input_is_a_command_error(tmp_path):
     bad.write_text(json.dumps({"rules": {"decks": 0}}))
     with pytest.raises(CommandError):
         call_command("gamemath", "--rules", str(bad), "--json")
+
+
+def test_gamemath_at_a_stake_values_the_prize_there():
+    """``--stake 5.00`` on crown: the 1,000.00 prize is 200:1, 7-7 against a 7 is hit, and the
+    RTP is the shipped figure for that stake (the pit console's table by stake)."""
+    from decimal import Decimal
+
+    from tables import rtp
+
+    d = _run("gamemath", "--variant", "crown", "--stake", "5.00", "--json")
+    assert d["stake"] == 500
+    assert d["strategy"]["7"]["7,7"] == "hit"
+    sb = d["super_bonus"]
+    assert sb["prize_per_unit_stake"] == 200.0 and sb["in_house_edge"]
+    rules, payouts = get_preset("crown")
+    rows = rtp.rtp_by_stake_precomputed(rules=rules, payouts=payouts)["rows"]
+    shipped = {row["stake"]: Decimal(row["rtp"]) for row in rows}
+    assert Decimal(1 + d["player_ev"]).quantize(Decimal("0.000001")) == shipped[500]
+    assert shipped[500] > shipped[None]
