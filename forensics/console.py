@@ -128,8 +128,9 @@ def _link(key: str, value) -> str:
 
 def replay_lookup(request):
     _require(request, "audit.view_auditevent")
-    round_id = request.GET.get("round", "")
-    if round_id.isdigit():
+    round_id = request.GET.get("round", "").strip()
+    # ASCII digits only: str.isdigit() also takes "²" and other digits int() refuses.
+    if round_id.isascii() and round_id.isdigit():
         return redirect("audit-console-replay", round_id=int(round_id))
     return TemplateResponse(request, "audit/replay_lookup.html", _context(request, "Round replay"))
 

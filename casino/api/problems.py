@@ -245,6 +245,9 @@ def _flatten(detail, path: str = "") -> list[dict]:
     if isinstance(detail, dict):
         out = []
         for key, value in detail.items():
+            if isinstance(key, int):  # a ListField's errors are keyed by the item's index
+                out.extend(_flatten(value, f"{path}[{key}]"))
+                continue
             field = key if key != "non_field_errors" else ""
             out.extend(_flatten(value, f"{path}.{field}" if path and field else (field or path)))
         return out

@@ -662,6 +662,7 @@ def test_no_read_or_write_crosses_a_tenant_boundary(settings):
                         f"{missing} {url} as {who}: {status} (expected {expected} problem), "
                         f"{response.get('Content-Type')}, wrote={wrote}"
                     )
+    print(f"authorization matrix: {sent} requests, {len(failures)} failures")
     assert sent > 900
     assert failures == [], "\n".join(failures)
 

@@ -6,7 +6,7 @@ from django.test import Client
 
 from audit.models import AuditEvent
 from casino.api import roles
-from ledger.models import Account, Transaction
+from ledger.models import Account, Correction, Transaction
 from tests.factories import funded_player
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +58,39 @@ def test_money_is_a_json_integer_and_nothing_else(deposit, unchanged, amount):
     body = _problem(deposit(f'{{"amount": {amount}}}'), 400, "validation-error")
     assert [e["field"] for e in body["errors"]] == ["amount"]
     assert "JSON integer" in body["errors"][0]["message"]
+
+
+@pytest.fixture
+def pit_boss(client_for):
+    return client_for(roles.PIT_BOSS)  # logged in before ``unchanged`` counts audit events
+
+
+LENIENT_AMOUNTS = ["100.0", "1e2", '"100"', '" 100 "', '"1_000"', '"\\u0661\\u0660\\u0660"']
+
+
+@pytest.mark.parametrize("amount", LENIENT_AMOUNTS)
+def test_a_correction_legs_amounts_are_json_integers_too(pit_boss, wallet, unchanged, amount):
+    """The legs are nested in a list (the corpus replaces only top-level integers); the
+    problem names the leg by its index."""
+    original = Transaction.objects.filter(legs__account=wallet).first()
+    cash = Account.objects.get(kind="operator_cash", operator=wallet.operator)
+    legs = (
+        f'[{{"account_id": {wallet.pk}, "amount": {amount}, "kind": "deposit"}},'
+        f' {{"account_id": {cash.pk}, "amount": -100, "kind": "deposit"}}]'
+    )
+    if amount == "1e2":  # the second leg's, too: named by its own index
+        legs = legs.replace("-100", "-1e2")
+    response = pit_boss.post(
+        "/api/v1/corrections/",
+        f'{{"transaction_id": {original.pk}, "reason": "x", "replacement_legs": {legs}}}',
+        content_type="application/json",
+        HTTP_IDEMPOTENCY_KEY=f"legs-{amount}",
+    )
+    body = _problem(response, 400, "validation-error")
+    named = [e["field"] for e in body["errors"]]
+    second = ["replacement_legs[1].amount"] if amount == "1e2" else []
+    assert named == ["replacement_legs[0].amount", *second]
+    assert not Correction.objects.exists()
 
 
 def test_a_json_integer_amount_is_accepted(deposit, wallet):

@@ -83,3 +83,27 @@ def test_a_lone_refusal_gets_no_summary(hourly_windows):
     assert _random_token_client().get("/api/v1/me/").status_code == 401
     assert credential_refusals_summarize(now=hourly_windows.end + timedelta(seconds=1)) == 0
     assert len(_rows("auth.credential_refused")) == 1
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        lambda: f"dt_{secrets.token_hex(6)}_{secrets.token_hex(16)}",  # device tokens
+        lambda: f"st_{secrets.token_hex(6)}_{secrets.token_hex(16)}",  # staff tokens
+        lambda: f"ck_{secrets.token_hex(3)}",  # malformed: no lookup, still a refusal
+        lambda: f"ck_{secrets.token_hex(6)}_\u00e9\u00ff",  # latin-1 junk
+    ],
+    ids=["device", "staff", "malformed", "junk"],
+)
+def test_every_kind_of_refused_bearer_credential_is_throttled_and_audited_once(
+    hourly_windows, token
+):
+    before = AuditEvent.objects.count()
+    statuses = []
+    for _ in range(25):
+        client = APIClient(REMOTE_ADDR=ADDRESS)
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token()}")
+        statuses.append(client.get("/api/v1/tables/").status_code)
+    assert statuses == [401] * 20 + [429] * 5
+    assert AuditEvent.objects.count() == before + 1
+    assert _rows("auth.credential_refused")[0].payload["client"]["ip"] == ADDRESS

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 from casino.actors import Actor
 from casino.api import roles
 from casino.api.services import api_key_issue
+from casino.api.staff_tokens import staff_token_issue
 from casino.console.models import OperatorStaff
 from ledger.models import Account, Player, Transaction
 from tables import services as tables
@@ -83,6 +84,35 @@ def test_an_unlinked_member_of_operator_staff_sees_nothing(two_operators):
     assert feed["results"] == []
     assert unlinked.get(f"/api/v1/wallets/{wallet_a.pk}/balance/").status_code == 404
     assert unlinked.get(f"/api/v1/players/{player_a.pk}/").status_code == 404
+
+
+def test_operator_staff_tokens_are_scoped_like_their_sessions(two_operators):
+    """A personal staff token (st_...) acts as its owner: operator B's member sees B only, an
+    unlinked member nothing, whatever operator A's ids the request names."""
+    (op_a, player_a, wallet_a, txn_a), (op_b, player_b, wallet_b, txn_b) = two_operators.values()
+
+    def token_client(operator):
+        user = UserFactory(roles=[roles.OPERATOR_STAFF])
+        if operator is not None:
+            OperatorStaff.objects.create(user=user, operator=operator)
+        _, raw = staff_token_issue(actor=ACTOR, user=user, role=roles.OPERATOR_STAFF, label="t")
+        return bearer_client(raw)
+
+    member_b, unlinked = token_client(op_b), token_client(None)
+    for client in (member_b, unlinked):
+        for url in (
+            f"/api/v1/players/{player_a.pk}/",
+            f"/api/v1/wallets/{wallet_a.pk}/balance/",
+            f"/api/v1/transactions/{txn_a.pk}/",
+        ):
+            assert client.get(url).status_code == 404, url
+        feed = client.get("/api/v1/operator-events/", {"operator": op_a.pk}).json()["results"]
+        assert {e["operator_id"] for e in feed} <= {op_b.pk}
+    assert member_b.get(f"/api/v1/wallets/{wallet_b.pk}/balance/").status_code == 200
+    assert [p["id"] for p in member_b.get("/api/v1/players/").json()["results"]] == [player_b.pk]
+    assert [t["id"] for t in member_b.get("/api/v1/transactions/").json()["results"]] == [txn_b.pk]
+    assert unlinked.get("/api/v1/players/").json()["results"] == []
+    assert unlinked.get("/api/v1/transactions/").json()["results"] == []
 
 
 def test_casino_staff_still_see_every_operator(two_operators, client_for):
