@@ -97,6 +97,17 @@ def test_existing_events_get_opaque_ids_and_legs_keep_every_row_in_their_month()
                 posted = postings[row[1]]
                 assert (row[7], row[8]) == (posted, f"ledger_leg_p{posted:%Y%m}")
             assert _balance(cursor, wallet) == 380  # copied, not posted again
+            # Its indexes under their names (the primary key now with posted_at), its triggers.
+            cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'ledger_leg'")
+            indexes = {name for (name,) in cursor.fetchall()}
+            assert {"ledger_leg_pkey", "leg_account_amount_idx", "leg_bet_ref_idx"} < indexes
+            assert any(name.startswith("ledger_leg_transaction_id_") for name in indexes)
+            cursor.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = 'ledger_leg'::regclass")
+            assert {name for (name,) in cursor.fetchall()} == {
+                "ledger_leg_after_insert",
+                "ledger_leg_no_change",
+                "ledger_leg_no_truncate",
+            }
 
             # The rules hold on the partitioned table: a new posting moves the wallet, ids go
             # on from the old sequence's position, an unbalanced one is refused at commit.
