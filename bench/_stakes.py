@@ -48,6 +48,7 @@ CHUNK = 500
 
 
 def _chunk(actor, table_id, round_id, currency, dealer_id, in_play, stakes) -> None:
+    posted_at = timezone.now()  # the transactions' and their legs' (ledger 0007)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             """
@@ -61,7 +62,7 @@ def _chunk(actor, table_id, round_id, currency, dealer_id, in_play, stakes) -> N
             RETURNING id, reference
             """,
             [
-                timezone.now(), actor.kind, actor.label, table_id, round_id, dealer_id,
+                posted_at, actor.kind, actor.label, table_id, round_id, dealer_id,
                 text_array(s[0] for s in stakes), int_array(s[2] for s in stakes),
             ],
         )  # fmt: skip
@@ -74,11 +75,12 @@ def _chunk(actor, table_id, round_id, currency, dealer_id, in_play, stakes) -> N
             refs += [ref, ref]
         cursor.execute(
             """
-            INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref)
-            SELECT u.t, u.a, u.amount, %s, 'stake', u.ref
+            INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref,
+                                    posted_at)
+            SELECT u.t, u.a, u.amount, %s, 'stake', u.ref, %s
             FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::text[])
                  AS u(t, a, amount, ref)
             """,
-            [currency, int_array(txn_ids), int_array(accounts), int_array(amounts),
+            [currency, posted_at, int_array(txn_ids), int_array(accounts), int_array(amounts),
              text_array(refs)],
         )  # fmt: skip

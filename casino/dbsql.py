@@ -71,7 +71,11 @@ def append_only_reverse_sql(table: str) -> str:
 # with the column that routes a row. A table's primary key becomes (id, that column): PostgreSQL
 # wants the partition key in every unique index; ``id`` stays unique, as every id is drawn from
 # the table's one identity sequence, and the models keep ``id`` as their primary key.
-TIME_PARTITIONED = {"audit_auditevent": "occurred_at", "tables_roundevent": "created_at"}
+TIME_PARTITIONED = {
+    "audit_auditevent": "occurred_at",
+    "tables_roundevent": "created_at",
+    "ledger_leg": "posted_at",  # its transaction's posted_at (ledger 0007)
+}
 # Unique indexes PostgreSQL cannot keep across partitions, kept per partition instead (a round's
 # events can straddle a month boundary only within the minutes the round lasts).
 PARTITION_LOCAL_UNIQUE = {"tables_roundevent": "(round_id, seq)"}
@@ -130,6 +134,14 @@ BEGIN
         RAISE EXCEPTION 'casino_partition_protect: % is not a time-partitioned table', parent;
     END IF;
     {local_unique}
+    IF parent = 'ledger_leg' THEN
+        -- An INSERT through the parent fires the parent's statement triggers only, one
+        -- straight into a partition its own: each partition moves wallet balances and queues
+        -- the balance check like the parent (ledger 0003, 0007).
+        EXECUTE format('CREATE OR REPLACE TRIGGER %I AFTER INSERT ON %I '
+                       'REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT '
+                       'EXECUTE FUNCTION ledger_legs_inserted()', part || '_after_insert', part);
+    END IF;
     IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = parent::regclass
                    AND tgname = parent || '_no_truncate') THEN
         RETURN;  -- a parent that is not append-only (round events): nothing more to protect
@@ -172,10 +184,21 @@ DROP FUNCTION IF EXISTS casino_partition_protect(text, text);
 """
 
 
-def partitioned_convert_sql(table: str, *, append_only: bool, months_ahead: int = 3) -> str:
+def partitioned_convert_sql(
+    table: str,
+    *,
+    append_only: bool,
+    months_ahead: int = 3,
+    new_key_column: str = "",
+    copy_select: str = "",
+) -> str:
     """Turn ``table`` into one partitioned by month on its ``TIME_PARTITIONED`` column,
     keeping its rows, ids, identity sequence position, indexes, foreign keys, checks, grants
     and (``append_only``: it had it) its append-only protection.
+
+    ``new_key_column``: the partition key is a column the table does not have yet (its SQL
+    definition, added as the last column), filled by ``copy_select``: a SELECT of the old
+    table's rows (``{old}`` names it) with the new column last.
 
     The rows are copied (an ACCESS EXCLUSIVE lock for the length of the copy: run it in a
     maintenance window on a large table; README "Retention"). Monthly partitions cover the
@@ -185,6 +208,8 @@ def partitioned_convert_sql(table: str, *, append_only: bool, months_ahead: int 
     """
     key = TIME_PARTITIONED[table]
     old = f"{table}__unpartitioned"
+    rows = copy_select.replace("{old}", old) if copy_select else f"SELECT * FROM {old}"
+    new_column = f", {new_key_column}" if new_key_column else ""
     return f"""
     DO $$
     DECLARE
@@ -205,7 +230,8 @@ def partitioned_convert_sql(table: str, *, append_only: bool, months_ahead: int 
         EXECUTE format('ALTER SEQUENCE %s RENAME TO %I', seq_old, '{old}_id_seq');
 
         CREATE TABLE {table} (LIKE {old} INCLUDING DEFAULTS INCLUDING CONSTRAINTS
-                              INCLUDING IDENTITY INCLUDING STORAGE INCLUDING COMPRESSION)
+                              INCLUDING IDENTITY INCLUDING STORAGE INCLUDING COMPRESSION
+                              {new_column})
             PARTITION BY RANGE ({key});
         seq_new := pg_get_serial_sequence('{table}', 'id');
         PERFORM setval(seq_new, seq_last, seq_called);
@@ -222,10 +248,10 @@ def partitioned_convert_sql(table: str, *, append_only: bool, months_ahead: int 
         END LOOP;
 
         SELECT date_trunc('month', coalesce(min({key}), now()) AT TIME ZONE 'UTC')::date
-            INTO first_month FROM {old};
+            INTO first_month FROM ({rows}) AS old_rows;
         PERFORM casino_partitions_ensure('{table}', first_month, {int(months_ahead)});
         CREATE TABLE {table}_default PARTITION OF {table} DEFAULT;
-        INSERT INTO {table} SELECT * FROM {old};
+        INSERT INTO {table} {rows};
 
         -- Its indexes and foreign keys, rebuilt under their own names once the rows are in
         -- (the primary key and unique constraints change shape: below and per partition).

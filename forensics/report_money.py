@@ -18,7 +18,7 @@ from forensics.report_base import (
     fetch_rows,
 )
 from ledger.models import Player
-from ledger.selectors import AccountingFilter, table_accounting
+from ledger.selectors import AccountingFilter, legs_archived_until, table_accounting
 from tables.models import Table
 from tables.selectors import round_counts, shift_grid
 
@@ -172,11 +172,14 @@ _STATEMENT_SQL = """
     WHERE a.kind = 'wallet' AND a.player_id = %s AND t.posted_at >= %s AND t.posted_at < %s
     ORDER BY l.id
 """
+# A leg's posted_at is its transaction's (ledger 0007); archived months count by their
+# carry-forward (a statement never starts inside one: ``legs_archived_until``).
 _OPENING_SQL = """
     SELECT a.id, a.currency, a.balance,
            coalesce((SELECT sum(l.amount) FROM ledger_leg l
-                     JOIN ledger_transaction t ON t.id = l.transaction_id
-                     WHERE l.account_id = a.id AND t.posted_at < %s), 0)
+                     WHERE l.account_id = a.id AND l.posted_at < %s), 0)
+           + coalesce((SELECT sum(c.amount) FROM ledger_carryforward c
+                       WHERE c.account_id = a.id), 0)
     FROM ledger_account a WHERE a.kind = 'wallet' AND a.player_id = %s ORDER BY a.id
 """
 
@@ -190,6 +193,13 @@ def player_statement(*, period: Period, player_id: int | None) -> Report:
     player = Player.objects.select_related("operator").filter(pk=player_id).first()
     if player is None:
         raise NotFound(f"Player {player_id} does not exist.")
+    archived_until = legs_archived_until()
+    if archived_until is not None and period.start < archived_until:
+        raise ValidationFailed(
+            f"The ledger's legs before {archived_until:%Y-%m-%d} (UTC) are archived "
+            "(README 'Retention'): a statement must start after them.",
+            errors={"date_from": [f"before {archived_until:%Y-%m-%d}: archived"]},
+        )
     wallets = {
         wallet_id: {"currency": cur, "balance_now": now, "opening": int(opening)}
         for wallet_id, cur, now, opening in fetch_rows(_OPENING_SQL, [period.start, player_id])

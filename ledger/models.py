@@ -14,6 +14,11 @@ Balances (the design choice, see also ``ledger/lock_objects.py``):
   operator cash): their rows are never updated, only referenced by new legs, so placing a bet at
   table 7 never waits for a bet at table 8 on a shared "house" row. Their balance is
   ``SUM(amount)`` over an index-only scan of ``(account_id, amount)``.
+- **Archived months are carried forward.** Legs are partitioned by month of ``posted_at``
+  (migration 0007, README "Retention"); when an old month is detached to the archive, each
+  account's legs of that month are summed into one ``CarryForward`` row in the same
+  transaction. An account's balance is therefore ``SUM(carry-forward) + SUM(legs)``
+  (``selectors.legs_total``), and a wallet's ``balance`` still equals it.
 """
 
 import secrets
@@ -223,6 +228,10 @@ class Leg(models.Model):
     currency = models.CharField(max_length=CURRENCY_MAX)
     kind = models.CharField(max_length=16, choices=Kind.choices)
     bet_ref = models.CharField(max_length=64, blank=True, default="")
+    # Its transaction's ``posted_at`` (the database refuses any other at commit: migration
+    # 0007), and the month partition it lives in. The primary key is (id, posted_at) in the
+    # database; ids stay unique (one identity sequence).
+    posted_at = models.DateTimeField()
 
     class Meta:
         ordering = ["id"]
@@ -238,6 +247,33 @@ class Leg(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount:+d} {self.currency} on {self.account_id}"
+
+
+class CarryForward(models.Model):
+    """One account's legs of one archived month, summed (README "Retention").
+
+    Written only by the detach of a month of legs (``casino.retention``), in the transaction
+    that takes the month out of ``ledger_leg``: from then on the account's balance is its
+    carry-forward rows plus its legs still attached. Append-only. The month's legs themselves
+    are in the archive schema (``casino_archive.ledger_leg_p<YYYYMM>``) and its export, where an
+    auditor recomputes these sums.
+    """
+
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="carried")
+    currency = models.CharField(max_length=CURRENCY_MAX)
+    month = models.DateField()  # the archived month's first day (UTC)
+    amount = models.BigIntegerField()  # the sum of the account's legs of that month
+    legs = models.BigIntegerField()  # how many legs
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["month", "account"]
+        constraints = [
+            models.UniqueConstraint(fields=["account", "month"], name="carry_forward_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} {self.currency} on {self.account_id} for {self.month:%Y-%m}"
 
 
 class Correction(models.Model):

@@ -149,19 +149,23 @@ def _saved(txn: Transaction, pk: int) -> Transaction:
     return txn
 
 
-def legs_insert(transaction_id: int, legs: list[LegSpec]) -> int:
-    """All legs of one transaction in a single statement; returns how many were written."""
+def legs_insert(txn: Transaction, legs: list[LegSpec]) -> int:
+    """All legs of one transaction in a single statement; returns how many were written.
+    Each leg carries the transaction's ``posted_at`` (its month partition; the database
+    refuses any other at commit)."""
     legs = [leg for leg in legs if leg.amount != 0]
     with connection.cursor() as cursor:
         cursor.execute(
             """
-            INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref)
-            SELECT %s, u.account_id, u.amount, u.currency, u.kind, u.bet_ref
+            INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref,
+                                    posted_at)
+            SELECT %s, u.account_id, u.amount, u.currency, u.kind, u.bet_ref, %s
             FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::text[], %s::text[])
                  AS u(account_id, amount, currency, kind, bet_ref)
             """,
             [
-                transaction_id,
+                txn.pk,
+                txn.posted_at,
                 int_array(leg.account_id for leg in legs),
                 int_array(leg.amount for leg in legs),
                 text_array(leg.currency for leg in legs),
@@ -198,8 +202,10 @@ _POSTING_SQL = """
         ON CONFLICT (reference) DO NOTHING
         RETURNING id
     ), l AS (
-        INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref)
-        SELECT t.id, coalesce(u.account_id, h.id), u.amount, u.currency, u.kind, u.bet_ref
+        INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref,
+                                posted_at)
+        SELECT t.id, coalesce(u.account_id, h.id), u.amount, u.currency, u.kind, u.bet_ref,
+               %(posted_at)s
         FROM t CROSS JOIN h,
              unnest(%(accounts)s::bigint[], %(amounts)s::bigint[], %(currencies)s::text[],
                     %(kinds)s::text[], %(refs)s::text[])
@@ -256,12 +262,13 @@ def posting_insert(
         txn_id, house_id = cursor.fetchone()
     if txn_id is None:
         return None
+    txn = _saved(txn, txn_id)
     if house_id is None:  # the house account's first posting: create it, then the legs
         house_id = house_account_id(
             house.kind, house.currency, table_id=house.table_id, operator_id=house.operator_id
         )
-        legs_insert(txn_id, [leg._replace(account_id=leg.account_id or house_id) for leg in legs])
-    return _saved(txn, txn_id)
+        legs_insert(txn, [leg._replace(account_id=leg.account_id or house_id) for leg in legs])
+    return txn
 
 
 # Per bet, an index lookup by bet_ref (a handful of legs each): the cost follows the round's

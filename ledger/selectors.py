@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 
 from django.db import connection
@@ -13,6 +14,7 @@ from casino import replica
 from casino.rows import model_first, model_select_sql
 from ledger.models import (
     Account,
+    CarryForward,
     Correction,
     Leg,
     OperatorEvent,
@@ -70,19 +72,35 @@ def operator_event_list(*, operator_id: int | None) -> QuerySet[OperatorEvent]:
 
 
 def legs_total(account: Account) -> int:
-    """The account's balance recomputed from its legs (a house-side account's only balance)."""
-    return Leg.objects.filter(account=account).aggregate(total=Sum("amount"))["total"] or 0
+    """The account's balance recomputed from its legs (a house-side account's only balance):
+    its archived months' carry-forward plus its legs still attached (models, "Balances")."""
+    legs = Leg.objects.filter(account=account).aggregate(total=Sum("amount"))["total"] or 0
+    carried = CarryForward.objects.filter(account=account).aggregate(total=Sum("amount"))
+    return legs + (carried["total"] or 0)
 
 
 def house_account_list() -> list[tuple[Account, int]]:
-    """House-side accounts with their derived balances (one GROUP BY)."""
-    totals = dict(
-        Leg.objects.exclude(account__kind=Account.Kind.WALLET)
-        .values_list("account_id")
-        .annotate(total=Sum("amount"))
-    )
+    """House-side accounts with their derived balances (a GROUP BY of the legs, one of the
+    archived months' carry-forward)."""
+    totals: dict[int, int] = defaultdict(int)
+    for rows in (
+        Leg.objects.exclude(account__kind=Account.Kind.WALLET),
+        CarryForward.objects.exclude(account__kind=Account.Kind.WALLET),
+    ):
+        for account_id, total in rows.values_list("account_id").annotate(total=Sum("amount")):
+            totals[account_id] += total
     accounts = Account.objects.exclude(kind=Account.Kind.WALLET).order_by("pk")
     return [(account, totals.get(account.pk, 0)) for account in accounts]
+
+
+def legs_archived_until() -> datetime | None:
+    """Legs posted before this instant may be archived (the end of the latest month of legs
+    carried forward); None while no month of legs has been."""
+    last = CarryForward.objects.order_by("-month").values_list("month", flat=True).first()
+    if last is None:
+        return None
+    year, month = divmod(last.year * 12 + last.month, 12)  # the month after ``last``
+    return datetime(year, month + 1, 1, tzinfo=UTC)
 
 
 # --- Reconciliation -----------------------------------------------------------------------
@@ -96,20 +114,30 @@ class Discrepancy:
     found: int
 
 
-def ledger_reconcile() -> list[Discrepancy]:
-    """Everything that disagrees with the legs: wallet balances and unbalanced transactions.
+_WALLET_TOTAL = """
+    coalesce(sum(l.amount), 0)
+    + coalesce((SELECT sum(c.amount) FROM ledger_carryforward c WHERE c.account_id = a.id), 0)
+"""
 
-    Both should be impossible (the database maintains balances and refuses unbalanced
-    commits); this is the independent check that proves it, for auditors and monitoring.
+
+def ledger_reconcile() -> list[Discrepancy]:
+    """Everything that disagrees with the legs: wallet balances (against their archived
+    months' carry-forward plus their legs), unbalanced transactions (among the legs still
+    attached: a transaction's legs are all in one month) and archived months whose
+    carry-forward does not sum to zero per currency (every transaction in them balanced).
+
+    All should be impossible (the database maintains balances and refuses unbalanced
+    commits); this is the independent check that proves it, for auditors and monitoring. The
+    carry-forward's sums against the archived legs themselves: ``carry_forward_reconcile``.
     """
     out = []
     with connection.cursor() as cursor:
         cursor.execute(
-            """
-            SELECT a.id, coalesce(sum(l.amount), 0) AS legs, a.balance
+            f"""
+            SELECT a.id, {_WALLET_TOTAL} AS legs, a.balance
             FROM ledger_account a LEFT JOIN ledger_leg l ON l.account_id = a.id
             WHERE a.kind = 'wallet'
-            GROUP BY a.id HAVING coalesce(sum(l.amount), 0) <> a.balance
+            GROUP BY a.id HAVING {_WALLET_TOTAL} <> a.balance
             ORDER BY a.id
             """
         )
@@ -121,6 +149,49 @@ def ledger_reconcile() -> list[Discrepancy]:
             """
         )
         out += [Discrepancy("transaction_sum", *row) for row in cursor.fetchall()]
+        cursor.execute(
+            """
+            SELECT to_char(month, 'YYYYMM')::int, 0, sum(amount) FROM ledger_carryforward
+            GROUP BY month, currency HAVING sum(amount) <> 0 ORDER BY month
+            """
+        )
+        out += [Discrepancy("carry_forward_sum", *row) for row in cursor.fetchall()]
+    return out
+
+
+def carry_forward_reconcile(*, schema: str = "casino_archive") -> dict[str, list[Discrepancy]]:
+    """Each archived month's carry-forward against its legs in the archive schema, where its
+    partition still is (``ledger_leg_p<YYYYMM>``): per archived month, the accounts whose
+    carried sum or leg count differs (``Discrepancy(what, account, carried, archived)``);
+    a month whose archived partition is gone (dropped after its export) is absent. Leg counts
+    that differ while the sums agree are reported as ``carry_forward_legs``."""
+    out: dict[str, list[Discrepancy]] = {}
+    months = CarryForward.objects.order_by("month").values_list("month", flat=True).distinct()
+    with connection.cursor() as cursor:
+        for month in months:
+            name = f"ledger_leg_p{month:%Y%m}"
+            cursor.execute("SELECT to_regclass(%s)", [f"{schema}.{name}"])
+            if cursor.fetchone()[0] is None:
+                continue
+            cursor.execute(
+                f"""
+                SELECT coalesce(c.account_id, x.account_id), c.amount, x.amount, c.legs, x.legs
+                FROM (SELECT account_id, amount, legs FROM ledger_carryforward
+                      WHERE month = %s) AS c
+                FULL JOIN (SELECT account_id, sum(amount) AS amount, count(*) AS legs
+                           FROM "{schema}"."{name}" GROUP BY account_id) AS x
+                    ON x.account_id = c.account_id
+                WHERE c.amount IS DISTINCT FROM x.amount OR c.legs IS DISTINCT FROM x.legs
+                ORDER BY 1
+                """,
+                [month],
+            )
+            out[f"{month:%Y-%m}"] = [
+                Discrepancy("carry_forward", account, carried or 0, archived or 0)
+                if carried != archived
+                else Discrepancy("carry_forward_legs", account, legs or 0, found or 0)
+                for account, carried, archived, legs, found in cursor.fetchall()
+            ]
     return out
 
 

@@ -8,6 +8,10 @@
   its regulator bundle (``audit_export_day``) and, for the audit log, once every event of the
   month is sealed and the whole chain verifies. It is audited; for the audit log the event
   records the archived prefix that verification starts after (``casino/retention/chain.py``).
+  For the ledger's legs, the ledger must reconcile, the audit chain verify and every round
+  opened before the month's end be finished; in the DETACH's transaction each account's legs
+  of the month are summed into its carry-forward (``ledger_carryforward``), so every balance
+  (wallets, house accounts, reconciliation) stays what it was.
   Detaching needs the schema owner's rights (ALTER TABLE): an operator runs the command, the
   application's role cannot.
 """
@@ -40,6 +44,7 @@ from forensics.bundles import (
 )
 
 ARCHIVE_SCHEMA = "casino_archive"
+LEDGER_TABLE = "ledger_leg"
 PARTITIONS_CREATED = "retention.partitions_created"
 EXPORTED = "retention.partition_exported"
 DB = "default"  # DDL goes to the primary, whatever the read routing (casino/replica.py)
@@ -150,6 +155,8 @@ def partition_detach(
             # Worked out before the DETACH takes its lock (writers wait while it is held), and
             # again under it in the rare case that a row committed meanwhile changes it.
             chain = _archived_prefix(cursor, partition, live_min=_live_min(cursor, partition))
+        elif table == LEDGER_TABLE:
+            _ledger_checks(cursor, partition)
         cursor.execute(
             sql.SQL("ALTER TABLE {} DETACH PARTITION {}").format(
                 _ident(table), _ident(partition.name)
@@ -159,6 +166,7 @@ def partition_detach(
             sql.SQL("SELECT count(*), min(id), max(id) FROM {}").format(_ident(partition.name))
         )
         rows, min_id, max_id = cursor.fetchone()
+        carried = _carry_forward(cursor, partition) if table == LEDGER_TABLE else None
         if chain is not None:
             # The DETACH's lock waited for every transaction writing to the log: each id drawn
             # so far is committed or gone for good. A row written meanwhile (a clock far
@@ -177,9 +185,19 @@ def partition_detach(
         )
         archived = sql.Identifier(ARCHIVE_SCHEMA, partition.name)
         # Detaching drops the triggers cloned from the parent: the archive stays append-only.
+        # An archived month of legs takes no new leg either (it is carried forward as it is),
+        # and loses the trigger that would move wallet balances for one.
+        changes = "UPDATE OR DELETE"
+        if table == LEDGER_TABLE:
+            changes = "INSERT OR UPDATE OR DELETE"
+            cursor.execute(
+                sql.SQL("DROP TRIGGER {} ON {}").format(
+                    _ident(f"{partition.name}_after_insert"), archived
+                )
+            )
         cursor.execute(
             sql.SQL(
-                "CREATE TRIGGER {} BEFORE UPDATE OR DELETE ON {} "
+                "CREATE TRIGGER {} BEFORE " + changes + " ON {} "
                 "FOR EACH ROW EXECUTE FUNCTION public.casino_refuse_change()"
             ).format(_ident(f"{partition.name}_archived"), archived)
         )
@@ -198,6 +216,8 @@ def partition_detach(
         }
         if chain is not None:
             payload["chain"] = chain
+        if carried is not None:
+            payload["carry_forward"] = carried
         audit_event_record(name=DETACHED, actor=actor, payload=payload)
     if export_dir is not None:
         # After the commit, from the archive (append-only, nobody writes to it): not while
@@ -286,6 +306,66 @@ def _audit_checks(cursor, partition: Partition) -> None:
             f"{partition.name}: the audit chain does not verify ({report.problem.detail}); "
             "nothing is detached from a log that does not verify"
         )
+
+
+def _ledger_checks(cursor, partition: Partition) -> None:
+    """Before a month of legs leaves: no round opened before its end is unfinished (its
+    settlement or refund reads the stakes' legs), the ledger reconciles (wallet balances,
+    balanced transactions, carry-forward) and the audit chain, whose events record every
+    posting, verifies."""
+    from audit.verification import audit_chain_verify
+    from ledger.selectors import ledger_reconcile
+
+    cursor.execute(
+        "SELECT id FROM tables_round WHERE phase NOT IN ('settled', 'voided') "
+        "AND opened_at < %s ORDER BY id LIMIT 1",
+        [partition.bounds[1]],
+    )
+    unfinished = cursor.fetchone()
+    if unfinished:
+        raise ValidationFailed(
+            f"{partition.name}: round {unfinished[0]}, opened before the month's end, is not "
+            "settled or voided yet: its stakes' legs must stay until it is"
+        )
+    problems = ledger_reconcile()
+    if problems:
+        raise ValidationFailed(
+            f"{partition.name}: the ledger does not reconcile ({problems[0]}); nothing is "
+            "detached from a ledger that does not"
+        )
+    report = audit_chain_verify()
+    if not report.ok:
+        raise ValidationFailed(
+            f"{partition.name}: the audit chain does not verify ({report.problem.detail}); "
+            "nothing is detached while it does not"
+        )
+
+
+def _carry_forward(cursor, partition: Partition) -> dict[str, Any]:
+    """Sum each account's legs of the detached month into its carry-forward row (under the
+    DETACH's lock: no balance query sees the month both gone and not carried); refuses (the
+    transaction rolls back, nothing detached) a month whose legs do not sum to zero per
+    currency."""
+    cursor.execute(
+        sql.SQL(
+            "INSERT INTO ledger_carryforward (account_id, currency, month, amount, legs, "
+            "recorded_at) SELECT account_id, min(currency), %s, sum(amount), count(*), now() "
+            "FROM {} GROUP BY account_id RETURNING currency, amount, legs"
+        ).format(_ident(partition.name)),
+        [partition.month],
+    )
+    totals: dict[str, int] = {}
+    accounts = legs = 0
+    for currency, amount, count in cursor.fetchall():
+        totals[currency] = totals.get(currency, 0) + amount
+        accounts, legs = accounts + 1, legs + count
+    unbalanced = {currency: total for currency, total in totals.items() if total}
+    if unbalanced:
+        raise ValidationFailed(
+            f"{partition.name}: its legs do not sum to zero per currency ({unbalanced}); "
+            "nothing detached"
+        )
+    return {"accounts": accounts, "legs": legs, "currencies": sorted(totals)}
 
 
 def _all_sealed(cursor, partition: Partition) -> None:

@@ -196,7 +196,7 @@ def _funds_move(
         if txn is None:  # lost a race for the reference to another wallet's movement
             raise ReferenceReused(f"Reference {reference!r} was used concurrently; retry.")
         legs_insert(
-            txn.pk,
+            txn,
             [
                 LegSpec(wallet.pk, signed, wallet.currency, kind),
                 LegSpec(cash, -signed, wallet.currency, kind),

@@ -27,12 +27,25 @@ from ledger.postings import (
     legs_insert,
     transaction_insert,
 )
+from ledger.selectors import legs_archived_until
 from ledger.services.common import (
     amount_check,
 )
 
 
+def _original_attached_check(original: Transaction) -> None:
+    """A transaction of an archived month can't be corrected here: its legs (what a
+    reversal negates) are in the archive (README "Retention")."""
+    archived_until = legs_archived_until()
+    if archived_until is not None and original.posted_at < archived_until:
+        raise Unprocessable(
+            f"Transaction {original.pk} was posted in an archived month (legs before "
+            f"{archived_until:%Y-%m-%d} are in the archive): its legs are not here to reverse."
+        )
+
+
 def _replacement_legs_check(original: Transaction, raw_legs: list[dict]) -> list[LegSpec]:
+    _original_attached_check(original)
     specs = []
     for index, leg in enumerate(raw_legs):
         try:
@@ -173,7 +186,7 @@ def correction_approve(*, actor: Actor, user, correction: Correction, note: str 
             dimensions=dims,
             reverses_id=original.pk,
         )
-        legs_insert(reversal.pk, reversal_legs)
+        legs_insert(reversal, reversal_legs)
         replacement = None
         if replacement_legs:
             replacement = transaction_insert(
@@ -183,7 +196,7 @@ def correction_approve(*, actor: Actor, user, correction: Correction, note: str 
                 description=correction.reason,
                 dimensions=dims,
             )
-            legs_insert(replacement.pk, replacement_legs)
+            legs_insert(replacement, replacement_legs)
         correction.status = Correction.Status.APPROVED
         correction.decided_by = user
         correction.decided_at = timezone.now()

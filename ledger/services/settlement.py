@@ -188,7 +188,7 @@ def round_settlement_post(
                 table_id=table_id, round_id=round_id, dealer_id=dealer_id, shift=shift
             ),
         )
-        legs_insert(txn.pk, legs)
+        legs_insert(txn, legs)
         pending = settled_events_insert(
             kind=notifications.ROUND_SETTLED,
             transaction_id=txn.pk,

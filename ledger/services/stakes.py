@@ -191,7 +191,7 @@ def stake_refund(*, actor: Actor, bet_ref: str, reason: str) -> Transaction:
             ),
         )
         legs_insert(
-            txn.pk,
+            txn,
             [
                 LegSpec(in_play, -amount, wallet.currency, Leg.Kind.STAKE_REFUND, bet_ref),
                 LegSpec(wallet.pk, amount, wallet.currency, Leg.Kind.STAKE_REFUND, bet_ref),

@@ -1,6 +1,7 @@
 """The application's database role: INSERT and SELECT on evidence tables, nothing more."""
 
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from django.core.management import call_command
@@ -45,12 +46,25 @@ def test_the_evidence_tables_are_found_by_their_triggers():
     with connection.cursor() as cursor:
         tables = append_only_tables(cursor)
     assert {"audit_auditevent", "audit_auditseal"} <= set(tables)
-    assert {"ledger_leg", "ledger_transaction"} <= set(tables)
+    assert {"ledger_leg", "ledger_transaction", "ledger_carryforward"} <= set(tables)
+    assert {LEG_PARTITION, "ledger_leg_default"} <= set(tables)
+
+
+# The ledger's legs are partitioned by month (ledger 0007): the partitions, the DEFAULT one
+# and the archived months' carry-forward are evidence too.
+LEG_PARTITION = f"ledger_leg_p{datetime.now(UTC):%Y%m}"
 
 
 @pytest.mark.parametrize(
     ("table", "column"),
-    [("audit_auditevent", "id"), ("audit_auditseal", "seq"), ("ledger_leg", "id")],
+    [
+        ("audit_auditevent", "id"),
+        ("audit_auditseal", "seq"),
+        ("ledger_leg", "id"),
+        (LEG_PARTITION, "id"),
+        ("ledger_leg_default", "id"),
+        ("ledger_carryforward", "id"),
+    ],
 )
 def test_app_role_may_not_update_delete_or_truncate_evidence(app_role, table, column):
     audit_event_record(name="test.event", actor=Actor.system("tests"))

@@ -1,6 +1,7 @@
 """The ledger's rules hold for raw SQL too: PostgreSQL enforces them, not only the services."""
 
 from contextlib import contextmanager
+from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError, connection, transaction
@@ -34,11 +35,24 @@ def _raw_transaction(cursor, reference: str) -> int:
     return cursor.fetchone()[0]
 
 
-def _raw_leg(cursor, txn_id: int, account_id: int, amount: int, currency: str = "EUR"):
+def _raw_leg(
+    cursor,
+    txn_id: int,
+    account_id: int,
+    amount: int,
+    currency: str = "EUR",
+    *,
+    posted_at=None,
+    into: str = "ledger_leg",
+):
+    """A leg by hand; ``posted_at`` its transaction's unless given (now() without one),
+    ``into`` the partitioned table or straight into one of its partitions."""
     cursor.execute(
-        "INSERT INTO ledger_leg (transaction_id, account_id, amount, currency, kind, bet_ref) "
-        "VALUES (%s, %s, %s, %s, 'deposit', '')",
-        [txn_id, account_id, amount, currency],
+        f"INSERT INTO {into} (id, transaction_id, account_id, amount, currency, kind, bet_ref, "
+        "posted_at) SELECT nextval(pg_get_serial_sequence('ledger_leg', 'id')), "
+        "%s, %s, %s, %s, 'deposit', '', coalesce(%s, "
+        "(SELECT posted_at FROM ledger_transaction WHERE id = %s), now())",
+        [txn_id, account_id, amount, currency, posted_at, txn_id],
     )
 
 
@@ -149,6 +163,47 @@ def test_a_balance_can_only_move_through_legs(wallet):
         Account.objects.filter(pk=wallet.pk).update(balance=10**9)
     wallet.refresh_from_db()
     assert wallet.balance == 100
+
+
+def test_a_leg_posted_at_another_time_than_its_transaction_is_refused(wallet):
+    """A leg carries its transaction's posted_at (its month partition), so the balance check,
+    which sums that one partition, sees every leg of the transaction."""
+    cash = house_account_id("operator_cash", "EUR", operator_id=wallet.operator_id)
+    elsewhere = timezone.now() - timedelta(days=40)
+    with (
+        pytest.raises(IntegrityError, match="its legs must carry that posted_at"),
+        committed_sql() as cursor,
+    ):
+        txn_id = _raw_transaction(cursor, "raw-posted-elsewhere")
+        _raw_leg(cursor, txn_id, wallet.pk, 300)
+        _raw_leg(cursor, txn_id, cash, -300)
+        _raw_leg(cursor, txn_id, wallet.pk, 50, posted_at=elsewhere)
+        _raw_leg(cursor, txn_id, cash, -50, posted_at=elsewhere)
+    assert not Transaction.objects.filter(reference="raw-posted-elsewhere").exists()
+    wallet.refresh_from_db()
+    assert wallet.balance == 0
+
+
+def test_legs_written_straight_into_a_partition_are_checked_and_move_the_wallet(wallet):
+    """The parent's statement trigger does not fire for an INSERT into a partition; each
+    partition has its own (casino_partition_protect)."""
+    cash = house_account_id("operator_cash", "EUR", operator_id=wallet.operator_id)
+    partition = f"ledger_leg_p{timezone.now():%Y%m}"
+    with pytest.raises(IntegrityError, match="does not balance"), committed_sql() as cursor:
+        txn_id = _raw_transaction(cursor, "raw-partition-unbalanced")
+        _raw_leg(cursor, txn_id, wallet.pk, 500, into=partition)
+        _raw_leg(cursor, txn_id, cash, -499, into=partition)
+    with committed_sql() as cursor:
+        txn_id = _raw_transaction(cursor, "raw-partition-balanced")
+        _raw_leg(cursor, txn_id, wallet.pk, 700, into=partition)
+        _raw_leg(cursor, txn_id, cash, -700, into=partition)
+    wallet.refresh_from_db()
+    assert wallet.balance == 700
+    with pytest.raises(IntegrityError, match="never_negative"), committed_sql() as cursor:
+        txn_id = _raw_transaction(cursor, "raw-partition-overdraft")
+        _raw_leg(cursor, txn_id, wallet.pk, -701, into=partition)
+        _raw_leg(cursor, txn_id, cash, 701, into=partition)
+    assert ledger_reconcile() == []
 
 
 def test_reconcile_finds_a_balance_tampered_with_by_a_superuser(wallet):

@@ -1,4 +1,5 @@
-"""Retention: the audit log and round events partitioned by month (casino/retention).
+"""Retention: the audit log and round events partitioned by month (casino/retention; the
+ledger's legs: test_ledger_partitions.py).
 
 Real PostgreSQL: partitions created ahead, rows routed across a month boundary, detachment
 refused until the month's gaming days are exported and allowed after, and the audit chain
@@ -19,59 +20,41 @@ from django.test import override_settings
 
 from audit.models import AuditEvent, AuditSeal
 from audit.sealing import unpack_ids
-from audit.services import audit_event_record
 from audit.verification import audit_chain_verify
-from casino.actors import Actor
 from casino.errors import ValidationFailed
 from casino.retention.chain import DETACHED
 from casino.retention.services import (
     ARCHIVE_SCHEMA,
     partition_detach,
-    partition_list,
     partitions_default_rows,
     partitions_ensure,
 )
 from casino.retention.tasks import partitions_ensure_task
-from forensics.bundles import audit_day_export, export_calendars
 from tests.audit.helpers import seal_everything, tamper
 from tests.audit.rounds import settled_round
-
-AUDIT, ROUNDS = "audit_auditevent", "tables_roundevent"
-ACTOR = Actor.system("tests")
-
-
-def month(offset: int) -> date:
-    """The first day of the month ``offset`` months from this one (UTC)."""
-    first = datetime.now(UTC).date().replace(day=1)
-    year, index = divmod(first.year * 12 + first.month - 1 + offset, 12)
-    return date(year, index + 1, 1)
-
-
-def at(day: date, *, microseconds: int = 0) -> datetime:
-    return datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(microseconds=microseconds)
-
-
-def record_at(when: datetime, name: str = "test.event", **payload) -> int:
-    with mock.patch("django.utils.timezone.now", return_value=when):
-        return audit_event_record(name=name, actor=ACTOR, payload=payload).pk
-
-
-def partition_of(table: str, row_id: int) -> str:
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT tableoid::regclass::text FROM {table} WHERE id = %s", [row_id])
-        return cursor.fetchone()[0]
-
-
-def months_of(table: str) -> list[date | None]:
-    return [p.month for p in partition_list(table=table)]
+from tests.retention.helpers import (
+    ACTOR,
+    AUDIT,
+    LEGS,
+    ROUNDS,
+    at,
+    export_month,
+    month,
+    months_of,
+    partition_of,
+    record_at,
+)
 
 
 def test_partitions_are_created_ahead_by_the_task_and_only_once(db):
     # The migration made this month's and the next three; the beat task keeps them ahead.
     assert months_of(AUDIT)[-5:] == [month(0), month(1), month(2), month(3), None]
     created = partitions_ensure(actor=ACTOR, months_ahead=5)
-    assert created == [f"{table}_p{month(n):%Y%m}" for table in (AUDIT, ROUNDS) for n in (4, 5)]
+    assert created == [
+        f"{table}_p{month(n):%Y%m}" for table in (AUDIT, ROUNDS, LEGS) for n in (4, 5)
+    ]
     assert months_of(ROUNDS)[-3:] == [month(4), month(5), None]
+    assert months_of(LEGS)[-7:] == [month(n) for n in range(6)] + [None]
     assert partitions_ensure(actor=ACTOR, months_ahead=5) == []
     event = AuditEvent.objects.get(name="retention.partitions_created")
     assert event.payload["partitions"] == created
@@ -80,16 +63,17 @@ def test_partitions_are_created_ahead_by_the_task_and_only_once(db):
         assert partitions_ensure_task.apply().get() == [
             f"{AUDIT}_p{month(6):%Y%m}",
             f"{ROUNDS}_p{month(6):%Y%m}",
+            f"{LEGS}_p{month(6):%Y%m}",
         ]
     schedule = settings.CELERY_BEAT_SCHEDULE["retention-partitions-ensure"]
     assert schedule["task"] == "retention.partitions_ensure"
-    assert partitions_default_rows() == {AUDIT: 0, ROUNDS: 0}
+    assert partitions_default_rows() == {AUDIT: 0, ROUNDS: 0, LEGS: 0}
 
 
 def test_the_partition_function_serves_the_partitioned_tables_only(db):
     refused = pytest.raises(Exception, match="not a time-partitioned table")
     with refused, transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SELECT casino_partitions_ensure('ledger_leg', now()::date, 1)")
+        cursor.execute("SELECT casino_partitions_ensure('ledger_transaction', now()::date, 1)")
 
 
 def test_rows_are_routed_to_their_month_across_the_boundary(db):
@@ -121,31 +105,6 @@ def test_a_month_with_rows_in_the_default_partition_cannot_be_created_silently(d
     assert partitions_default_rows()[AUDIT] == 1
     with pytest.raises(Exception, match="default partition"), transaction.atomic():
         partitions_ensure(actor=ACTOR, months_ahead=8)
-
-
-@pytest.fixture
-def old_months(transactional_db):
-    """The two months before this one partitioned (both tables), an empty audit log; the
-    archive schema and these partitions dropped afterwards."""
-    partitions_ensure(actor=ACTOR, first_month=month(-2))
-    with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE audit_auditevent, audit_auditseal")
-    yield month(-2), month(-1)
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP SCHEMA IF EXISTS {ARCHIVE_SCHEMA} CASCADE")
-        for table in (AUDIT, ROUNDS):
-            for old in (month(-2), month(-1)):
-                cursor.execute(f"DROP TABLE IF EXISTS {table}_p{old:%Y%m}")
-
-
-def export_month(first: date, out) -> None:
-    """Every casino's bundles of the month's days (UTC casinos here: a gaming day a date),
-    where the task writes them (``<casino code>/<day>``, ``utc/<day>`` without a casino)."""
-    for name, _, casino_id in export_calendars():
-        day = first
-        while day.month == first.month:
-            audit_day_export(day=day, out=out / name / day.isoformat(), casino_id=casino_id)
-            day += timedelta(days=1)
 
 
 def test_detachment_needs_the_export_and_verification_goes_on_from_the_archived_head(

@@ -16,9 +16,10 @@ from casino.retention.services import (
 
 class Command(BaseCommand):
     help = (
-        "The monthly partitions of the append-only tables (README 'Retention'): "
-        "'ensure' creates them ahead, 'list' shows them, 'detach TABLE YYYY-MM' moves the "
-        "oldest month to the archive schema once its gaming days are exported."
+        "The monthly partitions of the append-only tables (audit log, round events, ledger "
+        "legs; README 'Retention'): 'ensure' creates them ahead, 'list' shows them, 'detach "
+        "TABLE YYYY-MM' moves the oldest month to the archive schema once its gaming days are "
+        "exported (ledger legs: carried forward per account)."
     )
 
     def add_arguments(self, parser):
