@@ -30,7 +30,7 @@ from audit.canonical import canonical_json
 from casino.api.models import IdempotencyRecord
 from casino.api.principals import ApiKeyPrincipal
 from casino.errors import Conflict, Unprocessable, ValidationFailed
-from casino.rows import model_from_row, model_insert, model_select_sql
+from casino.rows import execute_prepared_all, model_from_row, model_insert, model_select_sql
 
 HEADER = "Idempotency-Key"
 _KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
@@ -66,15 +66,16 @@ def _lock_id(scope: str, key: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
+_LOCK_SQL = "SELECT pg_try_advisory_xact_lock(%s)"
+
+
 def _lock_and_find(scope: str, key: str) -> tuple[bool, IdempotencyRecord | None]:
-    """Try the key's advisory lock, and read its record, in one round trip: two statements in
-    one (client-side binding, Django's default with psycopg 3). Under READ COMMITTED the read
-    takes its snapshot after the lock statement has run, as if sent on its own."""
+    """Try the key's advisory lock, and read its record, in one round trip: two prepared
+    statements (``execute_prepared_all``). Under READ COMMITTED the read takes its snapshot
+    after the lock statement has run, as if sent on its own."""
     sql = model_select_sql(IdempotencyRecord, 'scope = %s AND "key" = %s')
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT pg_try_advisory_xact_lock(%s); {sql}", [_lock_id(scope, key), scope, key]
-        )
+        execute_prepared_all(cursor, [(_LOCK_SQL, [_lock_id(scope, key)]), (sql, [scope, key])])
         locked = cursor.fetchone()[0]
         cursor.nextset()
         return locked, model_from_row(IdempotencyRecord, cursor.fetchone())

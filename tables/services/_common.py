@@ -12,7 +12,7 @@ from django_fsm import can_proceed
 
 from casino.actors import Actor
 from casino.errors import NotFound
-from casino.rows import model_remember
+from casino.rows import execute_prepared, model_remember
 from tables import lock_objects, writes
 from tables.errors import RoundHeld, RoundSuspended, WrongPhase
 from tables.models import Box, Round, RoundEvent, Table, VoidRequest
@@ -95,7 +95,8 @@ class _StreamWake:
 
     def __call__(self) -> None:
         with connection.cursor() as cursor:
-            cursor.execute(
+            execute_prepared(
+                cursor,
                 "SELECT pg_notify('tables_round_events', %s)",
                 [f"{self.table_id} {self.key[0]} {self.key[1]}"],
             )
