@@ -16,6 +16,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
+from contextlib import nullcontext
 from datetime import timedelta
 
 from django.conf import settings
@@ -27,6 +28,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from audit.canonical import canonical_json
+from audit.services import audit_batch_write, audit_events_batched
 from casino.api.models import IdempotencyRecord
 from casino.api.principals import ApiKeyPrincipal
 from casino.errors import Conflict, Unprocessable, ValidationFailed
@@ -108,8 +110,12 @@ def idempotency_cutoff():
     return timezone.now() - timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
 
 
-def idempotent(request, *, work: Callable[[], Response]) -> Response:
-    """Run ``work`` once per Idempotency-Key, inside one transaction with its record."""
+def idempotent(request, *, work: Callable[[], Response], audit_batched: bool = False) -> Response:
+    """Run ``work`` once per Idempotency-Key, inside one transaction with its record.
+
+    ``audit_batched``: ``work`` runs in an ``audit_events_batched`` block that also writes the
+    record, one statement for both (the bet path); only for work that needs no audit event's
+    id before it returns."""
     key = request.headers.get(HEADER, "")
     if not _KEY_PATTERN.match(key):
         raise ValidationFailed(
@@ -143,11 +149,11 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
                 status=record.response_status,
                 headers={"Idempotent-Replayed": "true"},
             )
-        response = work()
-        if 200 <= response.status_code < 300:
-            response = _stored(response)
-            model_insert(
-                IdempotencyRecord(
+        with audit_events_batched() if audit_batched else nullcontext():
+            response = work()
+            if 200 <= response.status_code < 300:
+                response = _stored(response)
+                record = IdempotencyRecord(
                     scope=scope,
                     key=key,
                     method=request.method,
@@ -156,7 +162,10 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
                     response_status=response.status_code,
                     response_content=response.rendered_content.decode("utf-8"),
                 )
-            )
+                if audit_batched:
+                    audit_batch_write(record)  # with the audit events, as the block ends
+                else:
+                    model_insert(record)
         return response
 
 
