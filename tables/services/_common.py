@@ -83,6 +83,9 @@ def live_check(rnd: Round) -> None:
         )
 
 
+STREAM_NOTIFY_SQL = "SELECT pg_notify('tables_round_events', %s)"
+
+
 class _StreamWake:
     """The live streams' wake-up (``tables/streams.py``): once the transaction has committed,
     one NOTIFY per table with the newest key it wrote. Sent after the commit, in a statement of
@@ -96,9 +99,7 @@ class _StreamWake:
     def __call__(self) -> None:
         with connection.cursor() as cursor:
             execute_prepared(
-                cursor,
-                "SELECT pg_notify('tables_round_events', %s)",
-                [f"{self.table_id} {self.key[0]} {self.key[1]}"],
+                cursor, STREAM_NOTIFY_SQL, [f"{self.table_id} {self.key[0]} {self.key[1]}"]
             )
 
 
