@@ -23,12 +23,12 @@ from .conftest import ACTOR, balance, bet
 
 # Round trips per bet through the API, BEGIN and COMMIT included (was 24 behind / 30 for a
 # box's controller, then 15 / 19, 13 / 17, 12 / 14): credential, idempotency lock and lookup
-# (one round trip), player, round (share lock), wallet lock, box lock (with the box's
-# figures), the bet with its round event and the box's new figures (one INSERT), stake posting
-# (transaction + legs), the 2 audit events with the idempotency record (one INSERT). The
-# round's row is not written.
-MAX_QUERIES_BEHIND = 12
-MAX_QUERIES_CONTROLLER = 14  # + its seat, found or created
+# (one round trip), player, round (share lock), wallet and box locks (one round trip, the box's
+# figures with it), the bet with its round event and the box's new figures (one INSERT), stake
+# posting (transaction + legs), the 2 audit events with the idempotency record (one INSERT).
+# The round's row is not written.
+MAX_QUERIES_BEHIND = 10
+MAX_QUERIES_CONTROLLER = 12  # + its seat, found or created
 
 
 @pytest.fixture
