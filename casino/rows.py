@@ -69,30 +69,39 @@ def execute_prepared(cursor, sql: str, params: Sequence | Mapping[str, Any]) -> 
     the same round trip the first time the connection runs it, then only executed. For
     statements run again and again with few parameters (not a many-row INSERT: each shape
     would stay prepared). Needs client-side binding (Django's default with psycopg 3)."""
-    name, body, names, count = _preparing(sql)
-    values = [params[n] for n in names] if names is not None else list(params)
-    if len(values) != count:
-        raise ValueError(f"{count} parameters expected, {len(values)} given")
-    execute = f"EXECUTE {name}" + (f"({', '.join(['%s'] * count)})" if count else "")
+    execute_prepared_all(cursor, [(sql, params)])
+
+
+def execute_prepared_all(cursor, statements: Sequence[tuple[str, Sequence | Mapping]]) -> None:
+    """``execute_prepared`` of several statements in one round trip, run one after the other
+    (each its own statement: under READ COMMITTED each takes its snapshot when it starts).
+    The cursor is on the first one's result; ``cursor.nextset()`` moves to the next."""
+    prepares, executes, values, preparing = [], [], [], []
     done = _prepared.setdefault(cursor.connection, set())
-    if name in done:
-        cursor.execute(execute, values)
-        return
-    if name in _unsure.get(cursor.connection, ()):
-        # It failed the first time: prepared or not, depending on which half failed (a
-        # PREPARE stays when its transaction rolls back).
-        cursor.execute("SELECT 1 FROM pg_prepared_statements WHERE name = %s", [name])
-        if cursor.fetchone():
-            done.add(name)
-            cursor.execute(execute, values)
-            return
+    for sql, params in statements:
+        name, body, names, count = _preparing(sql)
+        row = [params[n] for n in names] if names is not None else list(params)
+        if len(row) != count:
+            raise ValueError(f"{count} parameters expected, {len(row)} given")
+        if name not in done and name in _unsure.get(cursor.connection, ()):
+            # It failed the first time: prepared or not, depending on which part failed (a
+            # PREPARE stays when its transaction rolls back).
+            cursor.execute("SELECT 1 FROM pg_prepared_statements WHERE name = %s", [name])
+            if cursor.fetchone():
+                done.add(name)
+        if name not in done and name not in preparing:
+            prepares.append(f"PREPARE {name} AS {body}")
+            preparing.append(name)
+        executes.append(f"EXECUTE {name}" + (f"({', '.join(['%s'] * count)})" if count else ""))
+        values.extend(row)
     try:
-        cursor.execute(f"PREPARE {name} AS {body}; {execute}", values)
+        cursor.execute("; ".join([*prepares, *executes]), values)
     except Exception:
-        _unsure.setdefault(cursor.connection, set()).add(name)
+        _unsure.setdefault(cursor.connection, set()).update(preparing)
         raise
-    cursor.nextset()
-    done.add(name)
+    for _ in preparing:  # past the PREPAREs' (empty) results, sent first
+        cursor.nextset()
+    done.update(preparing)
 
 
 @cache

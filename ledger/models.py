@@ -175,7 +175,7 @@ class Transaction(models.Model):
         REPLACEMENT = "replacement"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    reference = models.CharField(max_length=120, unique=True)
+    reference = models.CharField(max_length=120)
     description = models.CharField(max_length=255, blank=True, default="")
     posted_at = models.DateTimeField(db_index=True)
     actor_kind = models.CharField(max_length=20)
@@ -187,12 +187,30 @@ class Transaction(models.Model):
     dealer_id = models.BigIntegerField(null=True, blank=True)
     shift = models.CharField(max_length=40, blank=True, default="")
     reverses = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reversed_by",
+        db_index=False,
     )
 
     class Meta:
         ordering = ["id"]
         permissions = [("view_accounting", "Can view table accounting")]
+        # Every index is written on every posting (migration 0008): ``reference`` is unique
+        # without Django's extra varchar_pattern_ops index (nothing looks references up by
+        # prefix), and ``reverses``, set on reversals only, is indexed where present.
+        constraints = [
+            models.UniqueConstraint(fields=["reference"], name="ledger_transaction_reference_key")
+        ]
+        indexes = [
+            models.Index(
+                fields=["reverses"],
+                name="ledger_txn_reverses_idx",
+                condition=models.Q(reverses__isnull=False),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.kind} {self.reference}"

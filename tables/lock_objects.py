@@ -17,8 +17,9 @@ earlier one after a later one, so two actions can wait for each other but never 
    betting first of all) waits for the bets in flight.
    A bet then locks, in this order: its player's wallet (the ledger's lock, step 5, taken
    early: it serialises one player's bets, so the box's facts below are read after every other
-   bet of the player has committed) and its box (``box_for_bet``): bets on one box serialise
-   on it, bets on other boxes don't wait. Nothing locks a box and then a wallet.
+   bet of the player has committed) and its box (``box_for_bet_statement``, in the wallet
+   lock's round trip): bets on one box serialise on it, bets on other boxes don't wait.
+   Nothing locks a box and then a wallet.
 3. The round's shoe row (``shoe_for_update``): drawing or recording a card.
 4. The round's open void request (``void_request_for_update``).
 5. The ledger's locks, in the ledger's own order (``ledger/lock_objects.py``: the round
@@ -32,10 +33,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from django.db import connection
 from django.db.models import QuerySet
 
-from casino.rows import execute_prepared, model_first, model_select_sql
+from casino.rows import model_first, model_select_sql
 from tables.models import Round, Shoe, Table, VoidRequest
 
 
@@ -88,16 +88,22 @@ _BOX_FOR_BET_SQL = """
 """
 
 
-def box_for_bet(*, table_id: int, number: int, round_id: int, player_id: int) -> BoxForBet | None:
+def box_for_bet_statement(
+    table_id: int, number: int, *, round_id: int, player_id: int
+) -> tuple[str, dict[str, int]]:
     """The box locked for a bet of ``player_id`` (whose wallet the bet has locked, so none of
-    the player's other bets is in flight and the player's facts are current)."""
-    with connection.cursor() as cursor:
-        execute_prepared(
-            cursor,
-            _BOX_FOR_BET_SQL,
-            {"table": table_id, "box": number, "round": round_id, "player": player_id},
-        )
-        row = cursor.fetchone()
+    the player's other bets is in flight and the player's facts are current): the statement,
+    run right after the wallet's lock in the same round trip
+    (``ledger.services.stake_wallet_lock(then=)``); its row goes to ``box_for_bet_row``."""
+    return _BOX_FOR_BET_SQL, {
+        "table": table_id,
+        "box": number,
+        "round": round_id,
+        "player": player_id,
+    }
+
+
+def box_for_bet_row(row: tuple | None) -> BoxForBet | None:
     return None if row is None else BoxForBet(*row)
 
 

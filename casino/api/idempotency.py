@@ -16,6 +16,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
+from contextlib import nullcontext
 from datetime import timedelta
 
 from django.conf import settings
@@ -27,10 +28,11 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from audit.canonical import canonical_json
+from audit.services import audit_batch_write, audit_events_batched
 from casino.api.models import IdempotencyRecord
 from casino.api.principals import ApiKeyPrincipal
 from casino.errors import Conflict, Unprocessable, ValidationFailed
-from casino.rows import model_from_row, model_insert, model_select_sql
+from casino.rows import execute_prepared_all, model_from_row, model_insert, model_select_sql
 
 HEADER = "Idempotency-Key"
 _KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
@@ -66,15 +68,16 @@ def _lock_id(scope: str, key: str) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
+_LOCK_SQL = "SELECT pg_try_advisory_xact_lock(%s)"
+
+
 def _lock_and_find(scope: str, key: str) -> tuple[bool, IdempotencyRecord | None]:
-    """Try the key's advisory lock, and read its record, in one round trip: two statements in
-    one (client-side binding, Django's default with psycopg 3). Under READ COMMITTED the read
-    takes its snapshot after the lock statement has run, as if sent on its own."""
+    """Try the key's advisory lock, and read its record, in one round trip: two prepared
+    statements (``execute_prepared_all``). Under READ COMMITTED the read takes its snapshot
+    after the lock statement has run, as if sent on its own."""
     sql = model_select_sql(IdempotencyRecord, 'scope = %s AND "key" = %s')
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT pg_try_advisory_xact_lock(%s); {sql}", [_lock_id(scope, key), scope, key]
-        )
+        execute_prepared_all(cursor, [(_LOCK_SQL, [_lock_id(scope, key)]), (sql, [scope, key])])
         locked = cursor.fetchone()[0]
         cursor.nextset()
         return locked, model_from_row(IdempotencyRecord, cursor.fetchone())
@@ -107,8 +110,12 @@ def idempotency_cutoff():
     return timezone.now() - timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
 
 
-def idempotent(request, *, work: Callable[[], Response]) -> Response:
-    """Run ``work`` once per Idempotency-Key, inside one transaction with its record."""
+def idempotent(request, *, work: Callable[[], Response], audit_batched: bool = False) -> Response:
+    """Run ``work`` once per Idempotency-Key, inside one transaction with its record.
+
+    ``audit_batched``: ``work`` runs in an ``audit_events_batched`` block that also writes the
+    record, one statement for both (the bet path); only for work that needs no audit event's
+    id before it returns."""
     key = request.headers.get(HEADER, "")
     if not _KEY_PATTERN.match(key):
         raise ValidationFailed(
@@ -142,11 +149,11 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
                 status=record.response_status,
                 headers={"Idempotent-Replayed": "true"},
             )
-        response = work()
-        if 200 <= response.status_code < 300:
-            response = _stored(response)
-            model_insert(
-                IdempotencyRecord(
+        with audit_events_batched() if audit_batched else nullcontext():
+            response = work()
+            if 200 <= response.status_code < 300:
+                response = _stored(response)
+                record = IdempotencyRecord(
                     scope=scope,
                     key=key,
                     method=request.method,
@@ -155,7 +162,10 @@ def idempotent(request, *, work: Callable[[], Response]) -> Response:
                     response_status=response.status_code,
                     response_content=response.rendered_content.decode("utf-8"),
                 )
-            )
+                if audit_batched:
+                    audit_batch_write(record)  # with the audit events, as the block ends
+                else:
+                    model_insert(record)
         return response
 
 

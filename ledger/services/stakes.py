@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound
 from ledger import events, lock_objects, notifications
@@ -35,12 +37,16 @@ from ledger.services.common import (
 )
 
 
-def stake_wallet_lock(*, player_id: int, currency: str) -> Account | None:
-    """The player's wallet in ``currency``, its row locked (lock order step 3), or None.
+def stake_wallet_lock(
+    *, player_id: int, currency: str, then: tuple[str, Sequence | Mapping] | None = None
+) -> tuple[Account | None, tuple | None]:
+    """The player's wallet in ``currency``, its row locked (lock order step 3), or None; and
+    the first row of ``then``, the caller's next statement run in the same round trip after
+    the wallet's lock (a bet's box lock, which comes after the wallet's), or None.
 
     For a caller that debits a stake with ``stake_debit(..., wallet_locked=True)`` and wants
     to check it (``stake_debit_check``) before writing anything of its own."""
-    return lock_objects.player_wallet_for_update(player_id, currency)
+    return lock_objects.player_wallet_for_update(player_id, currency, then=then)
 
 
 def stake_debit_check(

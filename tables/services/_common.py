@@ -12,7 +12,7 @@ from django_fsm import can_proceed
 
 from casino.actors import Actor
 from casino.errors import NotFound
-from casino.rows import model_remember
+from casino.rows import execute_prepared, model_remember
 from tables import lock_objects, writes
 from tables.errors import RoundHeld, RoundSuspended, WrongPhase
 from tables.models import Box, Round, RoundEvent, Table, VoidRequest
@@ -83,6 +83,9 @@ def live_check(rnd: Round) -> None:
         )
 
 
+STREAM_NOTIFY_SQL = "SELECT pg_notify('tables_round_events', %s)"
+
+
 class _StreamWake:
     """The live streams' wake-up (``tables/streams.py``): once the transaction has committed,
     one NOTIFY per table with the newest key it wrote. Sent after the commit, in a statement of
@@ -95,9 +98,8 @@ class _StreamWake:
 
     def __call__(self) -> None:
         with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_notify('tables_round_events', %s)",
-                [f"{self.table_id} {self.key[0]} {self.key[1]}"],
+            execute_prepared(
+                cursor, STREAM_NOTIFY_SQL, [f"{self.table_id} {self.key[0]} {self.key[1]}"]
             )
 
 

@@ -62,8 +62,8 @@ class RoundBetsView(APIView):
             )
             return Response(BetOutputSerializer(bet).data, status=status.HTTP_201_CREATED)
 
-        try:
-            return idempotent(request, work=work)
+        try:  # the bet's audit events and idempotency record: one statement
+            return idempotent(request, work=work, audit_batched=True)
         except BettingClosed as refusal:
             services.late_bet_record(actor=actor, refusal=refusal)
             raise

@@ -11,6 +11,9 @@ from rest_framework.response import Response
 from rest_framework.test import APIRequestFactory, force_authenticate
 from rest_framework.views import APIView
 
+from audit.models import AuditEvent
+from audit.services import audit_event_record
+from casino.actors import Actor
 from casino.api.idempotency import idempotency_purge_expired, idempotent
 from casino.api.models import IdempotencyRecord
 from casino.errors import ValidationFailed
@@ -25,9 +28,12 @@ class CreateGroupView(APIView):
     required_permissions = {"POST": ()}
     pause: threading.Event | None = None
     entered: threading.Event | None = None
+    audit_batched = False  # the bet path's way: the record written with the audit events
 
     def post(self, request):
         def work():
+            if request.data.get("audit"):
+                audit_event_record(name="test.group_created", actor=Actor.system("test"))
             if request.data.get("fail"):
                 Group.objects.create(name=f"failed-{request.data['name']}")
                 raise ValidationFailed("refused on purpose", errors={"fail": ["set"]})
@@ -37,7 +43,7 @@ class CreateGroupView(APIView):
                 self.pause.wait(10)
             return Response({"id": group.pk, "name": group.name}, status=status.HTTP_201_CREATED)
 
-        return idempotent(request, work=work)
+        return idempotent(request, work=work, audit_batched=self.audit_batched)
 
 
 def call(user, body, key="key-1"):
@@ -135,3 +141,21 @@ def test_duplicate_while_first_is_in_flight_is_409():
         CreateGroupView.pause = None
     assert results["first"].status_code == 201
     assert Group.objects.filter(name="slow").count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("audited", [True, False])
+def test_audit_batched_work_stores_its_record_with_its_events_and_replays(audited, monkeypatch):
+    monkeypatch.setattr(CreateGroupView, "audit_batched", True)
+    user = UserFactory()
+    first = call(user, {"name": "a", "audit": audited})
+    second = call(user, {"name": "a", "audit": audited})
+    assert first.status_code == second.status_code == 201
+    assert second["Idempotent-Replayed"] == "true" and second.data == first.data
+    assert Group.objects.filter(name="a").count() == 1
+    assert IdempotencyRecord.objects.get().response_status == 201
+    assert AuditEvent.objects.filter(name="test.group_created").count() == (1 if audited else 0)
+    refused = call(user, {"name": "b", "fail": True, "audit": audited}, key="key-2")
+    assert refused.status_code == 400
+    assert IdempotencyRecord.objects.count() == 1  # nothing stored for the failed attempt
+    assert AuditEvent.objects.filter(name="test.group_created").count() == (1 if audited else 0)

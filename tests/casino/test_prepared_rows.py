@@ -4,9 +4,16 @@ fails (its EXECUTE half, its transaction rolled back: the PREPARE stays) or a ne
 must not break the next run."""
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 
-from casino.rows import execute_prepared, model_first, model_insert, model_select_sql
+from casino.rows import (
+    _preparing,
+    execute_prepared,
+    execute_prepared_all,
+    model_first,
+    model_insert,
+    model_select_sql,
+)
 from ledger.models import Operator
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,3 +49,29 @@ def test_a_first_run_that_fails_does_not_break_the_next_ones():
     assert model_first(Operator, sql, ["op-2"]).name == "Two"
     model_insert(Operator(code="op-3", name="Three"))
     assert Operator.objects.filter(code__startswith="op-").count() == 3
+
+
+def test_several_statements_run_prepared_in_order_in_one_round_trip():
+    connection.close()  # a new connection: nothing prepared on it yet
+    first, second = "SELECT %s::int * 2", "SELECT %s::text || '!', %s::int"
+    for n in (1, 2):  # preparing both, then only executing them
+        with connection.cursor() as cursor:
+            execute_prepared_all(cursor, [(first, [n]), (second, ["hi", n]), (first, [n + 10])])
+            assert cursor.fetchone() == (2 * n,)
+            assert cursor.nextset()
+            assert cursor.fetchone() == ("hi!", n)
+            assert cursor.nextset()
+            assert cursor.fetchone() == (2 * (n + 10),)
+            assert not cursor.nextset()
+    assert {_preparing(first)[0], _preparing(second)[0]} <= _prepared_names()
+
+
+def test_a_failed_batch_leaves_its_statements_usable():
+    connection.close()
+    with pytest.raises(DataError), connection.cursor() as cursor:
+        execute_prepared_all(cursor, [("SELECT %s::int + 1", [1]), ("SELECT 1 / %s::int", [0])])
+    with connection.cursor() as cursor:
+        execute_prepared_all(cursor, [("SELECT %s::int + 1", [1]), ("SELECT 1 / %s::int", [1])])
+        assert cursor.fetchone() == (2,)
+        cursor.nextset()
+        assert cursor.fetchone() == (1,)
