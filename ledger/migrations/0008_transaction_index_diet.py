@@ -14,7 +14,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ledger", "0006_webhook_standard")]
+    dependencies = [("ledger", "0007_partitioned_legs")]
 
     operations = [
         migrations.SeparateDatabaseAndState(
