@@ -1,13 +1,16 @@
 """Benchmark: 1,000 subscribers on one live table while a round is played and 16 clients bet.
 
 What is measured, against the ASGI server started here (``casino/serve.py web``: gunicorn with
-``BENCH_WORKERS`` uvicorn workers, production settings, on a scratch database):
+``BENCH_WORKERS`` uvicorn workers, production settings, on a scratch database; throttle
+counters and stream slots in the machine's Redis as deployed, database 14, emptied first):
 
 - ``BENCH_SUBSCRIBERS`` (1,000) SSE streams on one table (``GET /api/v1/tables/{id}/events/``,
   API keys of 50 viewer credentials: the per-credential cap is 20), opened while the round is
-  open, each reading its snapshot first; an asyncio/aiohttp client in a process of its own that
-  records, per stream, every event id and when its chunk arrived (a dropped stream resumes with
-  ``Last-Event-ID``, counted).
+  open, each reading its snapshot first; asyncio/aiohttp clients in ``BENCH_CLIENT_PROCESSES``
+  (1) processes of their own that record, per stream, every event id and when its chunk
+  arrived (a dropped stream resumes with ``Last-Event-ID``, counted). The client is the
+  instrument: its garbage collector is off while it measures, and a monitor reports how late
+  its event loop ran (a chunk is stamped that late) and its CPU.
 - meanwhile 16 clients (threads, one operator and API key each) bet behind on the round's seven
   boxes for ``BENCH_SECONDS`` (15); then the dealer device closes betting (the server shoe deals)
   and the round is played out through the API (the house stands, the dealer draws to 17).
@@ -16,10 +19,11 @@ What is measured, against the ASGI server started here (``casino/serve.py web``:
 
 Checks: every subscriber received exactly the table's events after its snapshot's id, in
 stream order (``RoundEvent`` ``(txid, id)``), none missing or repeated. Delivery latency: the
-chunk's arrival minus the commit of the event's transaction, taken as the arrival of its NOTIFY
-on a LISTEN connection of the bench's own (also printed: from the event's ``created_at``,
-stamped at its insert before the commit). Targets (issue 13): delivery p99 <= 500 ms,
-health p99 <= 100 ms during the run.
+chunk's arrival minus a lower bound of the commit of the event's transaction: the start of the
+last poll (every ~10 ms, a connection of the bench's own) that did not see the event yet, or
+its insert if later, so the figure is never understated (a bet's NOTIFY names no txid, and
+under load its insert comes well before its commit); also printed: from the event's
+``created_at``. Targets (issue 13): delivery p99 <= 500 ms, health p99 <= 100 ms during the run.
 
 Run: ``python -m bench streams``; it creates and drops the database ``bench_streams_<port>``.
 """
@@ -76,6 +80,7 @@ SUBSCRIBERS = int(os.environ.get("BENCH_SUBSCRIBERS", "1000"))
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "16"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "15"))
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+CLIENT_PROCESSES = int(os.environ.get("BENCH_CLIENT_PROCESSES", "1"))
 PORT = int(os.environ.get("BENCH_PORT", "8767"))
 PER_CREDENTIAL = 20
 BOXES, STAKE = 7, 100
@@ -142,6 +147,27 @@ def _url_with_db(url: str, name: str) -> str:
     return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
+def _cache_url() -> str:
+    """Production keeps the throttle counters and the stream slots in Redis (README:
+    ``CACHE_URL``), as ``bench/bets_http.py`` does: the machine's Redis when it answers
+    (``BENCH_CACHE_URL`` overrides), else the database table. (With the table, every API
+    request's throttle counter is a short writing transaction, and each one holds the streams'
+    horizon back while it runs: measured, see README "Live tier".)"""
+    if "BENCH_CACHE_URL" in os.environ:
+        return os.environ["BENCH_CACHE_URL"]
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            pass
+    except OSError:
+        return ""
+    import redis
+
+    # The bench's own Redis database, emptied: the scratch database gives the credentials the
+    # same ids every run, so a stream slot left by an earlier run would count against this one.
+    redis.Redis.from_url("redis://127.0.0.1:6379/14").flushdb()
+    return "redis://127.0.0.1:6379/14"
+
+
 def _server(database_url: str) -> subprocess.Popen:
     env = {
         **os.environ,
@@ -157,6 +183,7 @@ def _server(database_url: str) -> subprocess.Popen:
         "CASINO_DATA_DIR": str(ROOT / ".data" / "bench"),
         "API_THROTTLE_RATE": "1000000/min",
         "TABLES_STREAMS_PER_CREDENTIAL": str(PER_CREDENTIAL),
+        "CACHE_URL": _cache_url(),
     }
     command = [*web_command(bind=f"127.0.0.1:{PORT}", workers=WORKERS), "--backlog", "2048"]
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)  # noqa: S603
@@ -192,7 +219,14 @@ def _call(method: str, path: str, key: str | None, body: dict | None = None, con
 # --- the subscribers (a process of their own) ----------------------------------------------
 
 
-def _subscribers(table_id: int, keys: list[str], ready, stop, out_path: str) -> None:
+def _subscribers(
+    table_id: int, keys: list[str], numbers: range, ready, go, stop, out_path: str
+) -> None:
+    """The streams ``numbers`` (of ``SUBSCRIBERS``), in this process's event loop; also how late
+    that loop ran (a monitor that asks to wake every 10 ms) and this process's CPU."""
+    import gc
+    import resource
+
     import aiohttp
 
     async def one(session, n: int, records: list, snapshots: dict, connected: list):
@@ -233,28 +267,52 @@ def _subscribers(table_id: int, keys: list[str], ready, stop, out_path: str) -> 
                 await asyncio.sleep(0.5)
         return reconnects
 
+    async def lag_monitor(lags: list, running: list):
+        loop = asyncio.get_running_loop()
+        while running[0]:
+            asked = loop.time()
+            await asyncio.sleep(0.01)
+            lags.append(loop.time() - asked - 0.01)
+
     async def main():
-        records, snapshots, connected = [], {}, [0]
+        records, snapshots, connected, lags, running = [], {}, [0], [], [False]
         timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(timeout=timeout, connector=connector) as session:
             tasks = []
-            for n in range(SUBSCRIBERS):
+            for i, n in enumerate(numbers):
                 tasks.append(asyncio.create_task(one(session, n, records, snapshots, connected)))
-                if n % 50 == 49:
-                    await asyncio.sleep(0.2)  # a ramp, not a connection storm
-            while connected[0] < SUBSCRIBERS and not stop.is_set():
+                if i % 50 == 49:
+                    await asyncio.sleep(0.2 * len(numbers) / SUBSCRIBERS)  # a ramp, not a storm
+            while connected[0] < len(numbers) and not stop.is_set():
                 await asyncio.sleep(0.1)
-            ready.set()
+            # The client is the instrument: its collector's full walks (over every record so
+            # far) stalled its loop for up to a second and stamped chunks late.
+            gc.collect()
+            gc.freeze()
+            gc.disable()
+            ready.release()
+            while not stop.is_set() and not go.is_set():
+                await asyncio.sleep(0.05)
+            running[0] = True
+            monitor = asyncio.create_task(lag_monitor(lags, running))
+            cpu = resource.getrusage(resource.RUSAGE_SELF)
             while not stop.is_set():
                 await asyncio.sleep(0.2)
+            running[0] = False
+            await monitor
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            cpu = used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime
             await asyncio.sleep(0.5)
             for task in tasks:
                 task.cancel()
             results = await asyncio.gather(*tasks, return_exceptions=True)
         reconnects = sum(r for r in results if isinstance(r, int))
         with open(out_path, "w") as f:
-            json.dump({"records": records, "snapshots": snapshots, "reconnects": reconnects}, f)
+            json.dump({
+                "records": records, "snapshots": snapshots, "reconnects": reconnects,
+                "lags": lags, "cpu": cpu,
+            }, f)  # fmt: skip
 
     asyncio.run(main())
 
@@ -341,16 +399,33 @@ def _play_out(world: dict, round_id: int) -> str:
     return "timeout"
 
 
-def _commits(database_url: str, stop: threading.Event, seen: dict) -> None:
-    """When each transaction's round events were committed: the arrival of its NOTIFY on a
-    connection of our own (txid -> wall-clock time)."""
+def _visible(database_url: str, table_id: int, stop: threading.Event, seen: dict) -> None:
+    """When each event became visible: polled every ~10 ms; an event first seen by a read that
+    started at ``t`` committed after the previous read started (``seen[key]``: that start), a
+    bound from below, so the latency measured from it is never understated. (A bet's NOTIFY
+    names no txid, and its insert comes long before its commit under load.)"""
     import psycopg
 
     with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute("LISTEN tables_round_events")
+        previous, low = time.time(), 0
         while not stop.is_set():
-            for note in conn.notifies(timeout=0.2):
-                seen.setdefault(int(note.payload.split()[1]), time.time())
+            started = time.time()
+            rows = conn.execute(
+                "SELECT txid, id FROM tables_roundevent WHERE table_id = %s AND id > %s",
+                (table_id, low),
+            ).fetchall()
+            for txid, pk in rows:
+                seen.setdefault((txid, pk), previous)
+            if rows:  # fewer than 1,000 transactions in flight at once
+                low = max(low, max(pk for _, pk in rows) - 1000)
+            previous = started
+            time.sleep(0.01)
+
+
+def _committed_at(key: tuple[int, int], created: float, visible: dict) -> float:
+    """When the event's transaction committed, or earlier, never later: the latest of its
+    insert and the start of the last poll that did not see it (``_visible``)."""
+    return max(created, visible.get(key, created))
 
 
 def _server_cpu(pid: int) -> float:
@@ -376,7 +451,7 @@ def _percentile(values: list[float], q: float) -> float:
 def main() -> int:
     connection.settings_dict["TEST"]["NAME"] = DB_NAME
     old = setup_databases(verbosity=0, interactive=False, keepdb=False)
-    server = None
+    server = stop = health_stop = None
     try:
         from tables.models import RoundEvent
 
@@ -402,30 +477,54 @@ def main() -> int:
                                    body)  # fmt: skip
             assert status == 201, placed
 
-        ready, stop = multiprocessing.Event(), multiprocessing.Event()
-        out = f"/tmp/bench-streams-{os.getpid()}.json"  # noqa: S108
-        subscribers = multiprocessing.Process(
-            target=_subscribers, args=(world["table"], world["viewers"], ready, stop, out)
-        )
+        ready, go = multiprocessing.Semaphore(0), multiprocessing.Event()
+        stop = multiprocessing.Event()
+        outs = [
+            f"/tmp/bench-streams-{os.getpid()}-{p}.json"  # noqa: S108
+            for p in range(CLIENT_PROCESSES)
+        ]
+        subscribers = [
+            multiprocessing.Process(
+                target=_subscribers,
+                args=(
+                    world["table"],
+                    world["viewers"],
+                    range(p, SUBSCRIBERS, CLIENT_PROCESSES),
+                    ready,
+                    go,
+                    stop,
+                    out,
+                ),
+                daemon=True,
+            )
+            for p, out in enumerate(outs)
+        ]
         ramp = time.monotonic()
-        subscribers.start()
-        if not ready.wait(180):
-            raise RuntimeError("the subscribers did not all connect")
-        print(f"{SUBSCRIBERS} subscribers connected in {time.monotonic() - ramp:.1f}s", flush=True)
+        for process in subscribers:
+            process.start()
+        for _ in subscribers:
+            if not ready.acquire(timeout=max(1, 180 - (time.monotonic() - ramp))):
+                raise RuntimeError("the subscribers did not all connect")
+        print(
+            f"{SUBSCRIBERS} subscribers connected in {time.monotonic() - ramp:.1f}s "
+            f"({CLIENT_PROCESSES} client processes)",
+            flush=True,
+        )
 
-        commits: dict[int, float] = {}
         listen_stop = threading.Event()
-        listener = threading.Thread(
-            target=_commits, args=(_url_with_db(os.environ["DATABASE_URL"], DB_NAME),
-                                   listen_stop, commits), daemon=True,
+        visible: dict[tuple[int, int], float] = {}
+        poller = threading.Thread(
+            target=_visible, args=(_url_with_db(os.environ["DATABASE_URL"], DB_NAME),
+                                   world["table"], listen_stop, visible), daemon=True,
         )  # fmt: skip
-        listener.start()
+        poller.start()
         health_stop = multiprocessing.Event()
         health_path = f"/tmp/bench-streams-health-{os.getpid()}-during.json"  # noqa: S108
         health = multiprocessing.Process(target=_health, args=(health_stop, health_path))
         health.start()
         load_before = os.getloadavg()[0]
         cpu_before = _server_cpu(server.pid)
+        go.set()
         stop_at = time.monotonic() + SECONDS
         outcomes: list = []
         threads = [
@@ -447,10 +546,19 @@ def main() -> int:
         health.join(30)
         stop.set()
         listen_stop.set()
-        subscribers.join(120)
+        for process in subscribers:
+            process.join(120)
         print(f"load average during the run: {load_before:.1f} .. {os.getloadavg()[0]:.1f}")
-        with open(out) as f:
-            received = json.load(f)
+        received = {"records": [], "snapshots": {}, "reconnects": 0, "lags": [], "cpu": 0.0}
+        for out in outs:
+            with open(out) as f:
+                part = json.load(f)
+            received["records"] += part["records"]
+            received["snapshots"].update(part["snapshots"])
+            received["reconnects"] += part["reconnects"]
+            received["lags"] += part["lags"]
+            received["cpu"] += part["cpu"]
+        lags = received["lags"]
         with open(health_path) as f:
             during = json.load(f)
         os.killpg(server.pid, signal.SIGTERM)
@@ -473,7 +581,7 @@ def main() -> int:
                     continue
                 key = tuple(key)
                 got.setdefault(n, []).append(key)
-                latencies.append(at - commits.get(key[0], created[key]))
+                latencies.append(at - _committed_at(key, created[key], visible))
                 from_insert.append(at - created[key])
         complete = 0
         for n in range(SUBSCRIBERS):
@@ -504,6 +612,12 @@ def main() -> int:
             f"{h_base:.1f} ms with no subscriber",
             flush=True,
         )
+        print(
+            f"the subscribers' own client ({CLIENT_PROCESSES} processes): event loop late by p50 "
+            f"{_percentile(lags, 0.5) * 1000:.0f} ms, p99 {_percentile(lags, 0.99) * 1000:.0f} ms, "
+            f"max {max(lags, default=0) * 1000:.0f} ms; CPU {received['cpu']:.1f} s",
+            flush=True,
+        )
         exact = complete == SUBSCRIBERS and not problems
         result(
             name=f"stream subscribers with every event in order exactly once ({SUBSCRIBERS} on "
@@ -523,6 +637,9 @@ def main() -> int:
         )  # fmt: skip
         return 0 if exact and p99 <= 500 and h_during <= 100 else 1
     finally:
+        for event in (stop, health_stop):
+            if event is not None:
+                event.set()  # the client processes end too when the run fails
         if server is not None:
             os.killpg(server.pid, signal.SIGKILL)
         connection.close()

@@ -14,6 +14,14 @@ accesslog = None
 errorlog = "-"
 
 
+def post_worker_init(worker):
+    """A web worker has loaded the application: its objects leave the cyclic collector's
+    walks, and collections come less often (casino/gcpause.py says why, with the figures)."""
+    from casino.gcpause import web_worker_gc_tune
+
+    web_worker_gc_tune()
+
+
 def child_exit(server, worker):
     """A web worker exited: its live gauges (stream subscribers) no longer count."""
     from casino.metrics import process_exited
