@@ -3,11 +3,7 @@ database): throttle counters are shared through the cache, and a database connec
 server dropped is replaced before a request uses it; and issue 14's hostile requests, sent
 over a socket to the deployed ASGI entry point, are 4xx problems that write nothing."""
 
-import base64
 import http.client
-import os
-import signal
-import subprocess
 import uuid
 from pathlib import Path
 
@@ -17,11 +13,10 @@ from django.db import connection
 from audit.models import AuditEvent
 from casino.actors import Actor
 from casino.api.services import api_key_issue
-from casino.serve import web_command
-from conftest import wait_until
 from ledger.models import Account, Transaction
 from tests.factories import funded_player
-from tests.faults.helpers import Gunicorn, database_url, free_port
+from tests.faults import helpers as faults
+from tests.faults.helpers import Gunicorn, database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,43 +81,8 @@ def _request(port: int, method: str, path: str, raw: str, body: bytes | None = N
 
 @pytest.fixture
 def asgi_server():
-    """The production web entry point (casino/serve.py web: gunicorn + uvicorn on ASGI)."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "CASINO_ENV": "production",
-        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback, no TLS proxy in front
-        "SECRET_KEY": "hostile-" + uuid.uuid4().hex,
-        "AUDIT_SIGNING_KEYS": base64.b64encode(os.urandom(32)).decode(),
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": "memory://",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "LOG_LEVEL": "ERROR",
-        "CASINO_DATA_DIR": str(ROOT / ".data" / "hostile"),
-    }
-    process = subprocess.Popen(  # noqa: S603
-        web_command(bind=f"127.0.0.1:{port}", workers=1, log_level="error"),
-        cwd=ROOT, env=env, start_new_session=True,
-    )  # fmt: skip
-    try:
-
-        def healthy() -> bool:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/api/v1/health/")
-                return conn.getresponse().status == 200
-            except OSError:
-                return False
-
-        wait_until(healthy, timeout=60, message="the ASGI server did not start")
+    with faults.asgi_server("hostile") as port:
         yield port
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
 
 
 def test_issue_14s_hostile_requests_over_http_to_the_production_server(asgi_server, operator):

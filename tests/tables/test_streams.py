@@ -6,13 +6,8 @@ Events are written by this process through the services (committed: NOTIFY fires
 from __future__ import annotations
 
 import asyncio
-import http.client
 import json
-import os
-import signal
-import subprocess
 import threading
-import uuid
 from pathlib import Path
 
 import aiohttp
@@ -21,12 +16,11 @@ from django.db import connection
 
 from casino.actors import Actor
 from casino.api.services import api_key_issue, device_token_issue
-from casino.serve import web_command
 from conftest import wait_until
 from tables import services
 from tables.models import RoundEvent
 from tests.factories import OperatorFactory, funded_player, live_table
-from tests.faults.helpers import database_url, free_port
+from tests.faults.helpers import asgi_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,44 +31,12 @@ CAP = 3
 
 @pytest.fixture
 def server(transactional_db):
-    port = free_port()
-    env = {
-        **os.environ,
-        "CASINO_ENV": "production",
-        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback, no TLS proxy in front
-        "SECRET_KEY": "streams-" + uuid.uuid4().hex,
-        "AUDIT_SIGNING_KEY": "streams-audit-" + uuid.uuid4().hex,
-        "DATABASE_URL": database_url(),
-        "CELERY_BROKER_URL": "memory://",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "LOG_LEVEL": "ERROR",
-        "CASINO_DATA_DIR": str(ROOT / ".data" / "streams"),
-        "TABLES_STREAM_HEARTBEAT_SECONDS": "1",
-        "TABLES_STREAMS_PER_CREDENTIAL": str(CAP),
-    }
-    process = subprocess.Popen(  # noqa: S603
-        web_command(bind=f"127.0.0.1:{port}", workers=1, log_level="error"),
-        cwd=ROOT, env=env, start_new_session=True,
-    )  # fmt: skip
-    try:
-
-        def healthy() -> bool:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/api/v1/health/")
-                return conn.getresponse().status == 200
-            except OSError:
-                return False
-
-        wait_until(healthy, timeout=60, message="the ASGI server did not start")
+    with asgi_server(
+        "streams",
+        TABLES_STREAM_HEARTBEAT_SECONDS="1",
+        TABLES_STREAMS_PER_CREDENTIAL=str(CAP),
+    ) as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
 
 
 @pytest.fixture
