@@ -184,6 +184,55 @@ def test_a_leg_posted_at_another_time_than_its_transaction_is_refused(wallet):
     assert wallet.balance == 0
 
 
+def test_legs_added_later_to_a_committed_transaction_are_checked_at_their_commit(wallet):
+    """A transaction is checked from its own row in the database transaction that inserts it;
+    legs another database transaction adds to it go through the queue and are checked too."""
+    cash = house_account_id("operator_cash", "EUR", operator_id=wallet.operator_id)
+    with committed_sql() as cursor:
+        txn_id = _raw_transaction(cursor, "raw-later")
+        _raw_leg(cursor, txn_id, wallet.pk, 400)
+        _raw_leg(cursor, txn_id, cash, -400)
+    with pytest.raises(IntegrityError, match="does not balance"), committed_sql() as cursor:
+        _raw_leg(cursor, txn_id, wallet.pk, 25)
+    with committed_sql() as cursor:  # balanced additions are a valid (if unusual) posting
+        _raw_leg(cursor, txn_id, wallet.pk, 25)
+        _raw_leg(cursor, txn_id, cash, -25)
+    with pytest.raises(IntegrityError, match="its legs must carry that posted_at"):
+        with committed_sql() as cursor:
+            _raw_leg(cursor, txn_id, wallet.pk, 5, posted_at=timezone.now() - timedelta(days=3))
+    wallet.refresh_from_db()
+    assert wallet.balance == 425
+    assert ledger_reconcile() == []
+
+
+def test_legs_written_before_their_transaction_row_are_checked_at_commit(wallet):
+    cash = house_account_id("operator_cash", "EUR", operator_id=wallet.operator_id)
+    posted = timezone.now()
+
+    def legs_then_transaction(cursor, reference: str, amounts: tuple[int, int]) -> None:
+        cursor.execute("SELECT nextval(pg_get_serial_sequence('ledger_transaction', 'id'))")
+        txn_id = cursor.fetchone()[0]
+        _raw_leg(cursor, txn_id, wallet.pk, amounts[0], posted_at=posted)
+        _raw_leg(cursor, txn_id, cash, amounts[1], posted_at=posted)
+        cursor.execute(
+            """
+            INSERT INTO ledger_transaction (id, kind, reference, description, posted_at,
+                actor_kind, actor_id, actor_label, shift)
+            OVERRIDING SYSTEM VALUE
+            VALUES (%s, 'deposit', %s, '', %s, 'system', '', 'raw sql', '')
+            """,
+            [txn_id, reference, posted],
+        )
+
+    with pytest.raises(IntegrityError, match="does not balance"), committed_sql() as cursor:
+        legs_then_transaction(cursor, "raw-legs-first-unbalanced", (300, -299))
+    with committed_sql() as cursor:
+        legs_then_transaction(cursor, "raw-legs-first", (300, -300))
+    wallet.refresh_from_db()
+    assert wallet.balance == 300
+    assert ledger_reconcile() == []
+
+
 def test_legs_written_straight_into_a_partition_are_checked_and_move_the_wallet(wallet):
     """The parent's statement trigger does not fire for an INSERT into a partition; each
     partition has its own (casino_partition_protect)."""
