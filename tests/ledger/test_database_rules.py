@@ -197,9 +197,12 @@ def test_legs_added_later_to_a_committed_transaction_are_checked_at_their_commit
     with committed_sql() as cursor:  # balanced additions are a valid (if unusual) posting
         _raw_leg(cursor, txn_id, wallet.pk, 25)
         _raw_leg(cursor, txn_id, cash, -25)
-    with pytest.raises(IntegrityError, match="its legs must carry that posted_at"):
-        with committed_sql() as cursor:
-            _raw_leg(cursor, txn_id, wallet.pk, 5, posted_at=timezone.now() - timedelta(days=3))
+    earlier = timezone.now() - timedelta(days=3)
+    with (
+        pytest.raises(IntegrityError, match="its legs must carry that posted_at"),
+        committed_sql() as cursor,
+    ):
+        _raw_leg(cursor, txn_id, wallet.pk, 5, posted_at=earlier)
     wallet.refresh_from_db()
     assert wallet.balance == 425
     assert ledger_reconcile() == []
