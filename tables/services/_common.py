@@ -95,6 +95,10 @@ class _StreamWake:
     def __init__(self, table_id: int):
         self.table_id = table_id
         self.key = (0, 0)
+        # A robust on_commit hook that fails (the connection dropped after the commit) is
+        # logged by Django under its ``__qualname__``: without one the log call itself raised
+        # and the committed request answered 500.
+        self.__qualname__ = f"stream wake of table {table_id}"
 
     def __call__(self) -> None:
         with connection.cursor() as cursor:

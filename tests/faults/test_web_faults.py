@@ -39,8 +39,8 @@ def _statuses(bettors, since=None, until=None):
 
 def test_postgresql_unreachable_under_load_503_then_recovers(betting_world):
     # Enough slots that the bettors are still betting seconds after the database is back
-    # (with 2 tables each they could run out ~1 s after the restore, before the window below).
-    key, slots, _ = betting_world(tables=6, players=4, funding=10**9)
+    # (with 6 tables each, 120 bets, a faster bet path ran them out before the window below).
+    key, slots, _ = betting_world(tables=12, players=4, funding=10**9)
     proxy = Proxy()
     server = Gunicorn(database_url("127.0.0.1", proxy.port), workers=2)
     bettors = [Bettor(server.port, key, player_slots, pause=0.01) for player_slots in slots]
@@ -79,7 +79,8 @@ def test_postgresql_unreachable_under_load_503_then_recovers(betting_world):
         # It recovers by itself: bets are accepted again soon after the database is back.
         assert recovered_at < deadline, "bets were not accepted again within 20 s"
         after = _statuses(bettors, since=recovered_at + 0.5)
-        assert after and {e[2] for e in after} == {201}, {e[2] for e in after}
+        assert after, "the bettors ran out of slots before the window after the recovery"
+        assert {e[2] for e in after} == {201}, {e[2] for e in after}
         assert {e[2] for e in _statuses(bettors)} <= {201, 503}
 
         log = [entry for bettor in bettors for entry in bettor.log]
