@@ -12,6 +12,19 @@ place: making a table append-only also revokes those privileges from every role 
 so default privileges granted to the application role never reach a table created later.
 """
 
+from datetime import UTC, date, datetime, timedelta
+
+
+def month_bounds(month: date) -> tuple[datetime, datetime]:
+    """The UTC instants a month partition covers (``TIME_PARTITIONED``): its first, and the
+    first of the month after."""
+    after = (month.replace(day=1) + timedelta(days=32)).replace(day=1)
+    return (
+        datetime(month.year, month.month, 1, tzinfo=UTC),
+        datetime(after.year, after.month, 1, tzinfo=UTC),
+    )
+
+
 REFUSE_CHANGE_FUNCTION = """
 CREATE OR REPLACE FUNCTION casino_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 
 from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
 from casino import replica
+from casino.dbsql import month_bounds
 from casino.rows import model_first, model_select_sql
 from ledger.models import (
     Account,
@@ -99,8 +100,7 @@ def legs_archived_until() -> datetime | None:
     last = CarryForward.objects.order_by("-month").values_list("month", flat=True).first()
     if last is None:
         return None
-    year, month = divmod(last.year * 12 + last.month, 12)  # the month after ``last``
-    return datetime(year, month + 1, 1, tzinfo=UTC)
+    return month_bounds(last)[1]
 
 
 # --- Reconciliation -----------------------------------------------------------------------

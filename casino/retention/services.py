@@ -33,7 +33,7 @@ from audit.digests import DIGEST_COLUMNS
 from audit.sealing import unpack_ids
 from audit.services import audit_event_record
 from casino.actors import Actor
-from casino.dbsql import TIME_PARTITIONED
+from casino.dbsql import TIME_PARTITIONED, month_bounds
 from casino.errors import ValidationFailed
 from casino.retention.chain import AUDIT_TABLE, DETACHED, ArchivedPrefix, audit_archived_prefix
 from forensics.bundles import (
@@ -60,15 +60,7 @@ class Partition:
     @property
     def bounds(self) -> tuple[datetime, datetime]:
         assert self.month is not None
-        return _month_start(self.month), _month_start(_next_month(self.month))
-
-
-def _month_start(month: date) -> datetime:
-    return datetime(month.year, month.month, 1, tzinfo=UTC)
-
-
-def _next_month(month: date) -> date:
-    return (month.replace(day=1) + timedelta(days=32)).replace(day=1)
+        return month_bounds(self.month)
 
 
 def partitions_ensure(
@@ -156,7 +148,7 @@ def partition_detach(
             # again under it in the rare case that a row committed meanwhile changes it.
             chain = _archived_prefix(cursor, partition, live_min=_live_min(cursor, partition))
         elif table == LEDGER_TABLE:
-            _ledger_checks(cursor, partition)
+            _ledger_checks(partition)
         cursor.execute(
             sql.SQL("ALTER TABLE {} DETACH PARTITION {}").format(
                 _ident(table), _ident(partition.name)
@@ -308,23 +300,25 @@ def _audit_checks(cursor, partition: Partition) -> None:
         )
 
 
-def _ledger_checks(cursor, partition: Partition) -> None:
+def _ledger_checks(partition: Partition) -> None:
     """Before a month of legs leaves: no round opened before its end is unfinished (its
     settlement or refund reads the stakes' legs), the ledger reconciles (wallet balances,
     balanced transactions, carry-forward) and the audit chain, whose events record every
     posting, verifies."""
     from audit.verification import audit_chain_verify
     from ledger.selectors import ledger_reconcile
+    from tables.models import Round
 
-    cursor.execute(
-        "SELECT id FROM tables_round WHERE phase NOT IN ('settled', 'voided') "
-        "AND opened_at < %s ORDER BY id LIMIT 1",
-        [partition.bounds[1]],
+    unfinished = (
+        Round.objects.using(DB)
+        .filter(phase__in=Round.UNFINISHED, opened_at__lt=partition.bounds[1])
+        .order_by("id")
+        .values_list("id", flat=True)
+        .first()
     )
-    unfinished = cursor.fetchone()
     if unfinished:
         raise ValidationFailed(
-            f"{partition.name}: round {unfinished[0]}, opened before the month's end, is not "
+            f"{partition.name}: round {unfinished}, opened before the month's end, is not "
             "settled or voided yet: its stakes' legs must stay until it is"
         )
     problems = ledger_reconcile()
