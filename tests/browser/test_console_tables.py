@@ -15,8 +15,14 @@ from tables import services
 from tables.errors import BettingClosed, RoundHeld
 from tables.models import Pit, Round, Table, VoidRequest
 from tests.browser.conftest import admin_login
-from tests.console.helpers import ACTOR, DEVICE, play_to_settlement, round_with_bet
-from tests.factories import CasinoFactory, UserFactory, funded_player, live_table
+from tests.console.helpers import (
+    ACTOR,
+    DEVICE,
+    play_to_settlement,
+    round_with_bet,
+    traditional_round_by_hand,
+)
+from tests.factories import CasinoFactory, UserFactory, funded_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -159,20 +165,7 @@ def test_the_round_page_follows_a_forced_fifth_card(page, live_server, screensho
     decision. The pit boss's page, refreshing itself, says the next card is forced while it is
     due, then marks the dealt card and its event line."""
     UserFactory(username="boss", roles=[roles.PIT_BOSS])
-    table = live_table("traditional", code="banker")
-    player = funded_player()
-    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
-    services.bet_place(actor=ACTOR, round_id=rnd.pk, player=player, box=1, stake=0)
-    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
-
-    def card(code):
-        services.card_post(actor=DEVICE, round_id=rnd.pk, card=code)
-
-    def decide(action, amount=None):
-        services.decision_make(
-            actor=ACTOR, round_id=rnd.pk, player=player, action=action, amount=amount
-        )
-
+    rnd, card, decide = traditional_round_by_hand(code="banker")
     card("2S")
     card("7H")
     decide("stake", 500)

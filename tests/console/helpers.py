@@ -32,6 +32,27 @@ def round_with_bet(preset: str = "crown", *, close: bool = False, **table_fields
     return table, rnd, player
 
 
+def traditional_round_by_hand(**table_fields):
+    """A traditional round (§7) with one player's join on box 1, betting closed: the round, and
+    ``card(code)`` and ``decide(action, amount=None)`` that post its cards and the player's
+    decisions one at a time."""
+    table = live_table("traditional", **table_fields)
+    player = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    services.bet_place(actor=ACTOR, round_id=rnd.pk, player=player, box=1, stake=0)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+
+    def card(code: str) -> None:
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=code)
+
+    def decide(action: str, amount: int | None = None) -> None:
+        services.decision_make(
+            actor=ACTOR, round_id=rnd.pk, player=player, action=action, amount=amount
+        )
+
+    return rnd, card, decide
+
+
 def act(client, url: str, **data):
     """Post an action page (reason + confirm by default) and follow to the result page."""
     payload = {"_action_page": "1", "reason": "test reason", "confirm": "on", **data}

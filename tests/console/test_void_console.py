@@ -12,7 +12,15 @@ from casino.console.selectors import floor_overview
 from casino.money import money_text
 from tables import services
 from tables.models import Round, VoidRequest
-from tests.console.helpers import ACTOR, DEVICE, act, messages_of, round_with_bet, staff
+from tests.console.helpers import (
+    ACTOR,
+    DEVICE,
+    act,
+    messages_of,
+    round_with_bet,
+    staff,
+    traditional_round_by_hand,
+)
 from tests.factories import funded_player, live_table
 
 pytestmark = pytest.mark.django_db
@@ -106,18 +114,7 @@ def test_reject_and_cancel_buttons_and_the_held_round_on_its_page_and_the_floor(
 
 
 def test_the_round_panel_marks_forced_cards():
-    table = live_table("traditional")
-    a = funded_player()
-    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
-    services.bet_place(actor=ACTOR, round_id=rnd.pk, player=a, box=1, stake=0)
-    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
-
-    def card(code):
-        services.card_post(actor=DEVICE, round_id=rnd.pk, card=code)
-
-    def decide(action, amount=None):
-        services.decision_make(actor=ACTOR, round_id=rnd.pk, player=a, action=action, amount=amount)
-
+    rnd, card, decide = traditional_round_by_hand()
     card("2S")
     card("7H")
     decide("stake", 500)
