@@ -184,7 +184,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CACHE_URL = env_str("CACHE_URL", "")
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     _shared_cache = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "casino.cache.RedisCache",  # one client per process
         "LOCATION": CACHE_URL,
     }
 elif not CACHE_URL:

@@ -114,12 +114,6 @@ class Discrepancy:
     found: int
 
 
-_WALLET_TOTAL = """
-    coalesce(sum(l.amount), 0)
-    + coalesce((SELECT sum(c.amount) FROM ledger_carryforward c WHERE c.account_id = a.id), 0)
-"""
-
-
 def ledger_reconcile() -> list[Discrepancy]:
     """Everything that disagrees with the legs: wallet balances (against their archived
     months' carry-forward plus their legs), unbalanced transactions (among the legs still
@@ -133,12 +127,17 @@ def ledger_reconcile() -> list[Discrepancy]:
     out = []
     with connection.cursor() as cursor:
         cursor.execute(
-            f"""
-            SELECT a.id, {_WALLET_TOTAL} AS legs, a.balance
-            FROM ledger_account a LEFT JOIN ledger_leg l ON l.account_id = a.id
-            WHERE a.kind = 'wallet'
-            GROUP BY a.id HAVING {_WALLET_TOTAL} <> a.balance
-            ORDER BY a.id
+            """
+            SELECT id, legs, balance FROM (
+                SELECT a.id, a.balance, coalesce(sum(l.amount), 0) + coalesce(
+                    (SELECT sum(c.amount) FROM ledger_carryforward c WHERE c.account_id = a.id), 0
+                ) AS legs
+                FROM ledger_account a LEFT JOIN ledger_leg l ON l.account_id = a.id
+                WHERE a.kind = 'wallet'
+                GROUP BY a.id
+            ) AS wallets
+            WHERE legs <> balance
+            ORDER BY id
             """
         )
         out += [Discrepancy("wallet_balance", *row) for row in cursor.fetchall()]

@@ -231,3 +231,24 @@ def test_a_remembered_instance_is_forgotten_with_it():
     del circuit
     gc.collect()
     assert key not in rows._remembered
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"response_status": 201, "key": "plain", "scope": "api_key:1"},  # their own types
+        {"response_status": "201", "key": 7, "scope": "api_key:1"},  # prepared, as save does
+        {"response_status": True, "key": "b", "scope": None},
+    ],
+)
+def test_insert_parameters_are_the_ones_save_prepares(values):
+    record = _record("k", {"ok": True})
+    for name, value in values.items():
+        setattr(record, name, value)
+    _, params = model_insert_sql(record)
+    fields = rows._inserting(IdempotencyRecord)[0]
+    expected = [f.get_db_prep_save(f.pre_save(record, True), connection) for f in fields]
+    stamped = [i for i, f in enumerate(fields) if f.name == "created_at"]  # now, each time
+    assert [(type(p), str(p)) for i, p in enumerate(params) if i not in stamped] == [
+        (type(p), str(p)) for i, p in enumerate(expected) if i not in stamped
+    ]
