@@ -3,6 +3,7 @@ default) and Redis (production's ``CACHE_URL``; here the machine's Redis, a data
 test's own)."""
 
 import random
+import threading
 import time
 
 import pytest
@@ -67,12 +68,22 @@ def test_the_counter_stays_one_small_value_however_many_hits(shared_cache):
     assert window_count("busy", 60)[0] == 501
 
 
-def test_one_redis_client_per_process_not_one_per_call(settings):
+def test_one_redis_client_per_process_whatever_the_request_context(settings):
+    """Django keeps a cache backend per context (per request under ASGI): they all share one
+    client and one connection pool, so a request does not open a connection to Redis."""
     settings.CACHES = {
         **settings.CACHES,
         "default": {"BACKEND": "casino.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/9"},
     }
-    client = caches["default"]._cache.get_client()
-    assert caches["default"]._cache.get_client(write=True) is client
-    caches["default"].set("k", 1, 5)
-    assert caches["default"].get("k") == 1
+    backends = []
+    for _ in range(2):  # a new thread starts with a context of its own, as a request does
+        thread = threading.Thread(target=lambda: backends.append(caches["default"]))
+        thread.start()
+        thread.join()
+    first, second = backends
+    assert first is not second
+    client = first._cache.get_client()
+    assert second._cache.get_client(write=True) is client
+    first.set("k", 1, 5)
+    assert second.get("k") == 1
+    assert len(client.connection_pool._available_connections) <= 1
