@@ -9,33 +9,20 @@ sampling profile of a worker's event-loop thread, the loop that fans the streams
 request borrows an idle single-thread executor instead (one thread per request in flight, as
 before, started once and reused; ``ThreadSensitiveContext(executor=...)``, asgiref 3.13), so
 a warm loop starts no thread.
-
-Django's ASGI handler runs a sync view with a sync middleware (all of ours) between two thread
-hops: from the loop to the request's thread for the middleware, back to the loop
-(``async_to_sync``) for the core of its async chain, and to the thread again for the view
-(py-spy of a worker placing bets: the executor's submit and wake-ups ~10 % of the samples
-holding the GIL). Here a request for a sync view runs the whole sync chain, middleware and
-view, in one hop to its thread; only async views (the table streams) take the async chain.
-Which a path is, is found by resolving it once (remembered per path); a path that does not
-resolve as it came (e.g. without its trailing slash) takes the sync chain, which serves an
-async view too (by ``async_to_sync``), only less cheaply.
 """
 
 from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
 
-from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction, sync_to_async
+from asgiref.sync import ThreadSensitiveContext
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 os.environ.setdefault("DB_POOL", "1")  # see DATABASES in casino/settings.py
 
 import django
 from django.core.handlers.asgi import ASGIHandler
-from django.core.handlers.base import BaseHandler
-from django.urls import Resolver404, get_resolver
 
 IDLE_THREADS_KEPT = 64  # more idle request threads than this are let go
 
@@ -46,13 +33,6 @@ class PooledThreadASGIHandler(ASGIHandler):
     def __init__(self):
         super().__init__()
         self._idle: list[ThreadPoolExecutor] = []
-        self._sync = BaseHandler()  # its own middleware instances and lists, in sync mode
-        self._sync.load_middleware(is_async=False)
-
-    async def get_response_async(self, request):
-        if _async_view(request.path_info):
-            return await super().get_response_async(request)
-        return await sync_to_async(self._sync.get_response, thread_sensitive=True)(request)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -73,14 +53,6 @@ class PooledThreadASGIHandler(ASGIHandler):
                 self._idle.append(executor)
             else:
                 executor.shutdown(wait=False)
-
-
-@lru_cache(maxsize=8192)
-def _async_view(path: str) -> bool:
-    try:
-        return iscoroutinefunction(get_resolver().resolve(path).func)
-    except Resolver404:
-        return False
 
 
 def _application() -> PooledThreadASGIHandler:
