@@ -1,58 +1,173 @@
 """The ASGI application: what the server (gunicorn with uvicorn workers, casino/serve.py web)
-serves. Sync views run in a thread per request; the table streams are async views.
+serves. Every view but the table streams is synchronous; the streams are async views.
 
-Django's own handler gives every request a new thread (a ``ThreadSensitiveContext`` with an
-executor of its own) and starts another to join it at the end: two ``Thread.start()`` per
-request, each blocking the event loop until the new thread has run and taken the GIL. With
-1,000 stream subscribers and 16 betting clients (bench/streams.py) that was ~25 % of a
-sampling profile of a worker's event-loop thread, the loop that fans the streams out. Here a
-request borrows an idle single-thread executor instead (one thread per request in flight, as
-before, started once and reused; ``ThreadSensitiveContext(executor=...)``, asgiref 3.13), so
-a warm loop starts no thread.
+A request for a sync view takes one hop from the event loop to a thread and one back: the
+thread sends ``request_started``, runs Django's whole sync handler (middleware and view, a
+``BaseHandler`` loaded in sync mode), renders the response and closes it (``request_finished``:
+the database connection goes back to the pool); the loop only reads the body and writes the
+answer. Django's own ASGI handler hops five times for such a request (the ``request_started``
+receivers, the middleware, back to the loop around the one async-capable middleware, the view,
+the response's close), each hop a future, a context copy and a wake-up of the other side:
+py-spy of a worker placing bets found the loop's side of those hops using as much of the GIL
+as the bet itself (README "Web server" has the before and after).
+
+The threads: a request borrows an idle single-thread executor (one thread per request in flight,
+started once and reused), so a warm loop starts no thread; the request's context variables are
+a copy, so nothing one request sets is seen by the next on that thread.
+
+The table streams (async views) keep Django's async handler, which runs their DRF checks and
+snapshot in a thread and streams from the loop. Which paths are theirs is read from the URL
+configuration at start-up (every route whose view is a coroutine function).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 
-from asgiref.sync import ThreadSensitiveContext
+from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 os.environ.setdefault("DB_POOL", "1")  # see DATABASES in casino/settings.py
 
 import django
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.core.handlers.base import BaseHandler
+from django.urls import URLPattern, URLResolver, get_resolver, set_script_prefix
 
 IDLE_THREADS_KEPT = 64  # more idle request threads than this are let go
+_DONE = object()
+
+
+def async_view_paths(resolver: URLResolver | None = None, prefix: str = "") -> re.Pattern:
+    """One pattern matching the paths of every async view (with or without the trailing
+    slash, which ``ApiTrailingSlashMiddleware`` adds)."""
+    found: list[str] = []
+
+    def walk(patterns, prefix: str) -> None:
+        for entry in patterns:
+            regex = entry.pattern.regex.pattern.lstrip("^")
+            if isinstance(entry, URLResolver):
+                walk(entry.url_patterns, prefix + regex)
+            elif isinstance(entry, URLPattern) and iscoroutinefunction(entry.callback):
+                route = regex.removesuffix("\\Z").removesuffix("$").removesuffix("/")
+                found.append(prefix + route + "/?")
+
+    walk((resolver or get_resolver()).url_patterns, prefix)
+    if not found:
+        return re.compile(r"(?!)")
+    alternatives = "|".join(re.sub(r"\(\?P<\w+>", "(?:", p) for p in found)
+    return re.compile(f"^/(?:{alternatives})\\Z")
 
 
 class PooledThreadASGIHandler(ASGIHandler):
-    """Django's ASGI handler, each request's sync code on a reused thread of its own."""
+    """Sync views: one hop to a reused thread (module docstring); async views: Django's."""
 
     def __init__(self):
         super().__init__()
         self._idle: list[ThreadPoolExecutor] = []
+        self._sync = BaseHandler()  # its own middleware instances, loaded in sync mode
+        self._sync.load_middleware(is_async=False)
+        self._async_paths = async_view_paths()
+
+    def _borrow(self) -> ThreadPoolExecutor:
+        if self._idle:
+            return self._idle.pop()
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix="casino-request")
+
+    def _give_back(self, executor: ThreadPoolExecutor, *, reusable: bool) -> None:
+        # A request cut short may leave sync code running on its thread: not reused.
+        if reusable and len(self._idle) < IDLE_THREADS_KEPT:
+            self._idle.append(executor)
+        else:
+            executor.shutdown(wait=False)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        executor = (
-            self._idle.pop()
-            if self._idle
-            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="casino-request")
-        )
+        executor = self._borrow()
         finished = False
         try:
-            async with ThreadSensitiveContext(executor=executor):
-                await self.handle(scope, receive, send)
+            path = scope["path"].removeprefix(scope.get("root_path", "") or "")
+            if self._async_paths.match(path):
+                async with ThreadSensitiveContext(executor=executor):
+                    await self.handle(scope, receive, send)
+            else:
+                await self._handle_sync(scope, receive, send, executor)
             finished = True
         finally:
-            # A request cut short may leave sync code running on its thread: not reused.
-            if finished and len(self._idle) < IDLE_THREADS_KEPT:
-                self._idle.append(executor)
-            else:
-                executor.shutdown(wait=False)
+            self._give_back(executor, reusable=finished)
+
+    async def _handle_sync(self, scope, receive, send, executor: ThreadPoolExecutor) -> None:
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        context = contextvars.copy_context()
+        loop = asyncio.get_running_loop()
+
+        def in_thread(function, *args):
+            return loop.run_in_executor(executor, context.run, function, *args)
+
+        start, body, response = await in_thread(self._respond, scope, body_file)
+        await send(start)
+        if response is None:
+            await send({"type": "http.response.body", "body": body})
+            return
+        # A streaming response (a static file): its iterator is read on the request's thread.
+        try:
+            chunks = iter(response)
+            while (part := await in_thread(next, chunks, _DONE)) is not _DONE:
+                for chunk, _ in self.chunk_bytes(part):
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body"})
+        finally:
+            await in_thread(response.close)
+
+    def _respond(self, scope, body_file):
+        """On the request's thread: (the start message, the body, the response if it streams
+        and is still to be read and closed)."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        response = None
+        try:
+            request, response = self.create_request(scope, body_file)
+            if request is not None:
+                response = self._sync.get_response(request)
+        except BaseException:
+            signals.request_finished.send(sender=self.__class__)
+            body_file.close()
+            raise
+        try:
+            headers = [
+                (
+                    header.encode("ascii") if isinstance(header, str) else bytes(header),
+                    value.encode("latin1") if isinstance(value, str) else bytes(value),
+                )
+                for header, value in response.items()
+            ]
+            headers += [
+                (b"Set-Cookie", c.output(header="").encode("ascii").strip())
+                for c in response.cookies.values()
+            ]
+            start = {
+                "type": "http.response.start",
+                "status": response.status_code,
+                "headers": headers,
+            }
+            if response.streaming:
+                streaming, response = response, None  # closed by the caller once sent
+                return start, b"", streaming
+            return start, response.content, None
+        finally:
+            if response is not None:
+                response.close()  # request_finished: the connection goes back to the pool
+            body_file.close()
 
 
 def _application() -> PooledThreadASGIHandler:

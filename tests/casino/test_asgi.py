@@ -1,0 +1,168 @@
+"""casino/asgi.py: a request for a sync view takes one hop to a thread (request_started, the
+whole sync handler, the response's close) and one back; async views (the table streams) take
+Django's async handler."""
+
+import asyncio
+import io
+import json
+import threading
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+from django.core import signals
+from django.db import connections
+from django.http import HttpResponse, StreamingHttpResponse
+
+from casino import asgi
+
+
+def test_only_the_stream_routes_take_the_async_handler():
+    paths = asgi.application._async_paths
+    assert paths.match("/api/v1/tables/7/events/")
+    assert paths.match("/api/v1/tables/7/events")  # the middleware adds the slash later
+    for path in (
+        "/api/v1/rounds/7/bets/", "/api/v1/health/", "/api/v1/tables/7/",
+        "/api/v1/tables/x/events/", "/api/v1/tables/7/events/more/", "/no/such/path/",
+        "/admin/",
+    ):  # fmt: skip
+        assert not paths.match(path), path
+
+
+def _serve(path: str, *, method: str = "GET", body: bytes = b"", headers=()) -> tuple:
+    """(status, headers, body) of one request through the ASGI application, on an event loop
+    of its own in a thread of its own (whatever loop the test process has running)."""
+
+    async def request():
+        scope = {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+            "root_path": "", "headers": [(b"host", b"testserver"), *headers],
+            "client": ("127.0.0.1", 1), "server": ("testserver", 80),
+        }  # fmt: skip
+        communicator = ApplicationCommunicator(asgi.application, scope)
+        await communicator.send_input({"type": "http.request", "body": body})
+        start = await communicator.receive_output(30)
+        content = b""
+        while True:
+            message = await communicator.receive_output(30)
+            content += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        await communicator.wait(30)  # the request's thread goes back to the idle ones
+        return start["status"], start["headers"], content, threading.get_ident()
+
+    out = {}
+    thread = threading.Thread(target=lambda: out.update(result=asyncio.run(request())))
+    thread.start()
+    thread.join(60)
+    return out["result"]
+
+
+def _named(headers) -> dict[bytes, bytes]:
+    return {name.lower(): value for name, value in headers}
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    """The threads that ran request_started, the sync handler and request_finished."""
+    seen: list[tuple[str, int]] = []
+
+    def started(**kwargs):
+        seen.append(("started", threading.get_ident()))
+
+    def finished(**kwargs):
+        seen.append(("finished", threading.get_ident()))
+
+    chain = asgi.application._sync.get_response
+
+    def handler(request):
+        seen.append(("handler", threading.get_ident()))
+        return chain(request)
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    monkeypatch.setattr(asgi.application._sync, "get_response", handler)
+    yield seen
+    signals.request_started.disconnect(started)
+    signals.request_finished.disconnect(finished)
+    for executor in asgi.application._idle:  # the request threads' connections to the test DB
+        executor.submit(connections.close_all).result()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sync_view_runs_in_one_hop_to_its_thread(recorded):
+    status, headers, body, loop_thread = _serve("/api/v1/health/")
+    assert status == 200 and json.loads(body)["status"] == "ok"
+    assert _named(headers)[b"content-type"] == b"application/json"
+    assert [name for name, _ in recorded] == ["started", "handler", "finished"]
+    assert len({thread for _, thread in recorded}) == 1
+    assert recorded[0][1] != loop_thread
+
+    recorded.clear()
+    status, headers, body, _ = _serve("/api/v1/no-such-thing/")
+    assert status == 404 and _named(headers)[b"content-type"] == b"application/problem+json"
+    assert json.loads(body)["detail"] == "No endpoint at /api/v1/no-such-thing/."
+    assert [name for name, _ in recorded] == ["started", "handler", "finished"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_post_body_and_the_problem_for_it_pass_through(recorded):
+    status, headers, body, _ = _serve(
+        "/api/v1/rounds/1/bets/",
+        method="POST",
+        body=b'{"player_id": 1, "box": 1, "stake": 100}',
+        headers=[(b"content-type", b"application/json")],
+    )
+    assert status == 401, body
+    assert json.loads(body)["type"].endswith("/not-authenticated")
+    assert _named(headers)[b"www-authenticate"].startswith(b"Bearer")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_cookies_and_a_streaming_response_are_sent_from_the_requests_thread(recorded, monkeypatch):
+    chunks_read_on: list[int] = []
+
+    def chunks():
+        for part in (b"first,", b"second"):
+            chunks_read_on.append(threading.get_ident())
+            yield part
+
+    def streaming(request):
+        recorded.append(("handler", threading.get_ident()))
+        response = StreamingHttpResponse(chunks(), content_type="text/plain")
+        response.set_cookie("flavour", "plain")
+        return response
+
+    monkeypatch.setattr(asgi.application._sync, "get_response", streaming)
+    status, headers, body, _ = _serve("/anything/")
+    assert status == 200 and body == b"first,second"
+    assert (b"Set-Cookie", b"flavour=plain; Path=/") in headers
+    handler_thread = recorded[1][1]
+    assert set(chunks_read_on) == {handler_thread}
+    # Closed (request_finished) once sent, on the same thread.
+    assert recorded[-1] == ("finished", handler_thread)
+
+
+def test_a_failure_outside_the_handler_still_finishes_the_request(recorded, monkeypatch):
+    def broken(request):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(asgi.application._sync, "get_response", broken)
+    with pytest.raises(RuntimeError):
+        asgi.application._respond(
+            {"type": "http", "method": "GET", "path": "/x/", "query_string": b"",
+             "headers": [], "root_path": ""},
+            io.BytesIO(),
+        )  # fmt: skip
+    assert [name for name, _ in recorded] == ["started", "finished"]
+
+
+def test_a_plain_response_is_rendered_and_closed_in_the_hop(recorded, monkeypatch):
+    monkeypatch.setattr(asgi.application._sync, "get_response", lambda request: HttpResponse(b"ok"))
+    start, body, streaming = asgi.application._respond(
+        {"type": "http", "method": "GET", "path": "/x/", "query_string": b"",
+         "headers": [], "root_path": ""},
+        io.BytesIO(),
+    )  # fmt: skip
+    assert start["status"] == 200 and body == b"ok" and streaming is None
+    assert [name for name, _ in recorded] == ["started", "finished"]
