@@ -182,10 +182,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # of the database (created by `migrate`, see casino/api/apps.py), which needs no server.
 # "process" is each process's own memory, for what may be stale for a few seconds.
 CACHE_URL = env_str("CACHE_URL", "")
+# A burst of calls (a thousand streams closing at once, each releasing its slot from a thread
+# of its own) waits up to ``timeout`` s for one of the process's connections to Redis instead
+# of failing with "Too many connections" (bench/streams.py found it).
+REDIS_CACHE_OPTIONS = {
+    "pool_class": "redis.BlockingConnectionPool",
+    "max_connections": env_int("CACHE_MAX_CONNECTIONS", 100),
+    "timeout": 5,
+}
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     _shared_cache = {
         "BACKEND": "casino.cache.RedisCache",  # one client per process
         "LOCATION": CACHE_URL,
+        "OPTIONS": REDIS_CACHE_OPTIONS,
     }
 elif not CACHE_URL:
     _shared_cache = {

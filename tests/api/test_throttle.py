@@ -87,3 +87,26 @@ def test_one_redis_client_per_process_whatever_the_request_context(settings):
     first.set("k", 1, 5)
     assert second.get("k") == 1
     assert len(client.connection_pool._available_connections) <= 1
+
+
+def test_a_burst_past_the_pools_connections_waits_for_one_instead_of_failing(settings):
+    """A thousand streams closing at once each release their slot from a thread of their own:
+    with every connection of the process's pool busy, a call waits for one to come back."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {
+            "BACKEND": "casino.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/8",
+            "OPTIONS": {**settings.REDIS_CACHE_OPTIONS, "max_connections": 3},
+        },
+    }
+    backend = caches["default"]
+    pool = backend._cache.get_client(write=True).connection_pool
+    busy = [pool.get_connection() for _ in range(3)]
+    threading.Timer(0.3, pool.release, [busy.pop()]).start()
+    started = time.monotonic()
+    backend.set("burst", 1, 5)  # no free connection until the timer gives one back
+    assert time.monotonic() - started >= 0.25
+    assert backend.get("burst") == 1
+    for connection in busy:
+        pool.release(connection)
