@@ -53,9 +53,32 @@ def _database() -> None:
         cursor.execute("SELECT 1")
 
 
-def _broker() -> None:
+def _broker_connect() -> None:
     with celery_app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=2)
+
+
+_broker_seen: dict[str, tuple[float, BaseException | None]] = {}  # URL -> (when, failure)
+_clock = time.monotonic
+
+
+def _broker() -> None:
+    """The broker answers a new connection; the outcome is remembered per broker URL for
+    ``HEALTH_BROKER_CHECK_EVERY_S``. A connection costs an AMQP handshake (~4.5 ms, 2.3 ms of
+    CPU here) and a connection's worth of work in the broker: probes every 50 ms from a load
+    balancer, one per process and second instead."""
+    url = str(celery_app.conf.broker_url)
+    now = _clock()
+    seen = _broker_seen.get(url)
+    if seen is None or now - seen[0] >= settings.HEALTH_BROKER_CHECK_EVERY_S:
+        try:
+            _broker_connect()
+            seen = (now, None)
+        except Exception as exc:
+            seen = (now, exc)
+        _broker_seen[url] = seen
+    if seen[1] is not None:
+        raise seen[1].with_traceback(None)  # (re-raised as is, its traceback would grow)
 
 
 def _cache() -> None:

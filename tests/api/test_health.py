@@ -25,3 +25,35 @@ def test_health_is_503_when_broker_is_unreachable(client, monkeypatch):
     body = response.json()
     assert body["status"] == "unavailable"
     assert body["broker"]["ok"] is False and body["database"]["ok"] is True
+
+
+def test_the_broker_is_connected_to_at_most_once_a_second_per_process(
+    client, monkeypatch, settings
+):
+    """A load balancer probing every 50 ms costs the broker one connection per process and
+    second; the outcome reported in between is the last one, per broker URL."""
+    from casino import health
+
+    settings.HEALTH_BROKER_CHECK_EVERY_S = 1
+    monkeypatch.setattr(health, "_broker_seen", {})
+    connects = []
+    real = health._broker_connect
+    monkeypatch.setattr(health, "_broker_connect", lambda: connects.append(1) or real())
+    clock = [1000.0]
+    monkeypatch.setattr(health, "_clock", lambda: clock[0])
+    for _ in range(5):
+        assert client.get("/api/v1/health/").status_code == 200
+    assert len(connects) == 1
+    clock[0] += 1.0
+    assert client.get("/api/v1/health/").status_code == 200
+    assert len(connects) == 2
+
+    from casino.celery import app
+
+    unreachable = "amqp://guest:guest@127.0.0.1:1//"  # another broker: checked at once
+    monkeypatch.setattr(app.conf, "broker_url", unreachable)
+    monkeypatch.setenv("CELERY_BROKER_URL", unreachable)
+    for _ in range(3):
+        response = client.get("/api/v1/health/")
+        assert response.status_code == 503 and response.json()["broker"]["ok"] is False
+    assert len(connects) == 3
