@@ -5,6 +5,7 @@ Django's async handler."""
 import asyncio
 import io
 import json
+import os
 import threading
 
 import pytest
@@ -13,7 +14,23 @@ from django.core import signals
 from django.db import connections
 from django.http import HttpResponse, StreamingHttpResponse
 
-from casino import asgi
+
+def _import_asgi():
+    """casino.asgi sets DB_POOL in the environment for the server's settings; imported here,
+    that would leak into every server a later test starts (the WSGI servers of
+    tests/faults/ would then wait on a connection pool while the database is down)."""
+    saved = os.environ.get("DB_POOL")
+    try:
+        from casino import asgi
+    finally:
+        if saved is None:
+            os.environ.pop("DB_POOL", None)
+        else:
+            os.environ["DB_POOL"] = saved
+    return asgi
+
+
+asgi = _import_asgi()
 
 
 def test_only_the_stream_routes_take_the_async_handler():
