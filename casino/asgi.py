@@ -44,7 +44,7 @@ IDLE_THREADS_KEPT = 64  # more idle request threads than this are let go
 _DONE = object()
 
 
-def async_view_paths(resolver: URLResolver | None = None, prefix: str = "") -> re.Pattern:
+def async_view_paths(resolver: URLResolver | None = None) -> re.Pattern:
     """One pattern matching the paths of every async view (with or without the trailing
     slash, which ``ApiTrailingSlashMiddleware`` adds)."""
     found: list[str] = []
@@ -58,7 +58,7 @@ def async_view_paths(resolver: URLResolver | None = None, prefix: str = "") -> r
                 route = regex.removesuffix("\\Z").removesuffix("$").removesuffix("/")
                 found.append(prefix + route + "/?")
 
-    walk((resolver or get_resolver()).url_patterns, prefix)
+    walk((resolver or get_resolver()).url_patterns, "")
     if not found:
         return re.compile(r"(?!)")
     alternatives = "|".join(re.sub(r"\(\?P<\w+>", "(?:", p) for p in found)
