@@ -146,6 +146,9 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # request: a psycopg pool per process instead, a connection lent for each request (Django
 # checks it before lending it, as CONN_HEALTH_CHECKS does).
 if env_bool("DB_POOL"):
+    # Django's backend with a pool that answers 503 at once while the database is down
+    # instead of after DB_POOL_TIMEOUT (casino/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "casino.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env_int("DB_POOL_MIN", 2),

@@ -138,9 +138,14 @@ class Proxy:
 
 
 class Gunicorn:
-    """gunicorn with production settings on the test database."""
+    """gunicorn with production settings on the test database: sync workers on casino.wsgi,
+    or with ``asgi`` the product's server (``casino/serve.py web``: uvicorn workers on
+    casino.asgi, whose database connections come from a pool)."""
 
-    def __init__(self, database_url: str, *, workers: int = 2, extra_env: dict | None = None):
+    def __init__(
+        self, database_url: str, *, workers: int = 2, extra_env: dict | None = None,
+        asgi: bool = False,
+    ):  # fmt: skip
         self.port = free_port()
         env = {
             **os.environ,
@@ -158,12 +163,19 @@ class Gunicorn:
             "CASINO_DATA_DIR": str(ROOT / ".data" / "faults"),
             **(extra_env or {}),
         }
+        if asgi:
+            from casino.serve import web_command
+
+            command = web_command(bind=f"127.0.0.1:{self.port}", workers=workers)
+        else:
+            command = [
+                sys.executable, "-m", "gunicorn", "casino.wsgi:application", "--bind",
+                f"127.0.0.1:{self.port}", "--workers", str(workers),
+            ]  # fmt: skip
+        command += ["--timeout", "30", "--graceful-timeout", "2", "--log-level", "error"]
         self.process = subprocess.Popen(  # noqa: S603
-            [sys.executable, "-m", "gunicorn", "casino.wsgi:application", "--bind",
-             f"127.0.0.1:{self.port}", "--workers", str(workers), "--timeout", "30",
-             "--graceful-timeout", "2", "--log-level", "error"],
-            cwd=ROOT, env=env, start_new_session=True,
-        )  # fmt: skip
+            command, cwd=ROOT, env=env, start_new_session=True
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:

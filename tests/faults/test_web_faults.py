@@ -37,12 +37,16 @@ def _statuses(bettors, since=None, until=None):
     return out
 
 
-def test_postgresql_unreachable_under_load_503_then_recovers(betting_world):
+@pytest.mark.parametrize("asgi", [False, True], ids=["sync-workers", "asgi-pooled"])
+def test_postgresql_unreachable_under_load_503_then_recovers(betting_world, asgi):
     # Enough slots that the bettors are still betting seconds after the database is back
     # (with 6 tables each, 120 bets, a faster bet path ran them out before the window below).
+    # The ASGI server takes its connections from a pool, which must answer 503 while the
+    # database is down rather than hold each request for the pool's 10-s wait (and the
+    # window below sees no answer at all).
     key, slots, _ = betting_world(tables=12, players=4, funding=10**9)
     proxy = Proxy()
-    server = Gunicorn(database_url("127.0.0.1", proxy.port), workers=2)
+    server = Gunicorn(database_url("127.0.0.1", proxy.port), workers=2, asgi=asgi)
     bettors = [Bettor(server.port, key, player_slots, pause=0.01) for player_slots in slots]
     try:
         for bettor in bettors:
