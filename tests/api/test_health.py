@@ -1,3 +1,5 @@
+import time
+
 import pytest
 
 pytestmark = pytest.mark.django_db
@@ -57,3 +59,21 @@ def test_the_broker_is_connected_to_at_most_once_a_second_per_process(
         response = client.get("/api/v1/health/")
         assert response.status_code == 503 and response.json()["broker"]["ok"] is False
     assert len(connects) == 3
+
+
+def test_a_remembered_broker_check_reports_its_measured_latency_and_age(monkeypatch, settings):
+    """Between connections the report is the last connection's: its latency as measured then
+    (not the time it took to look the outcome up) and how many seconds ago it was made."""
+    from casino import health
+
+    settings.HEALTH_BROKER_CHECK_EVERY_S = 1
+    monkeypatch.setattr(health, "_broker_seen", {})
+    clock = [1000.0]
+    monkeypatch.setattr(health, "_clock", lambda: clock[0])
+    monkeypatch.setattr(health, "_broker_connect", lambda: time.sleep(0.05))
+    first = health.readiness()["broker"]
+    assert first["ok"] is True and first["latency_ms"] >= 50 and first["checked_s_ago"] == 0
+    clock[0] += 0.75
+    again = health.readiness()["broker"]
+    assert again == {**first, "checked_s_ago": 0.75}
+    assert health.readiness_public()["broker"] == {"ok": True}  # anonymous: only ok
