@@ -5,13 +5,16 @@ psycopg's pool makes a request wait up to ``DB_POOL_TIMEOUT`` (10 s) for a conne
 right when every connection is busy, and wrong when the database is down: each request then
 held a thread for the whole timeout before its 503, the requests behind it piled up as
 threads, and after the database came back the pool reconnected on its own backoff (1, 2, 4,
-8 s...). Here:
+8 s...). Here, when a pooled connection breaks (in a request, or found broken when lent) or a
+request's wait for one times out, a connection of the process's own tells whether the database
+is down. If it is:
 
-- a request waits for a connection in short slices; when the pool's attempts to connect have
-  failed meanwhile, the process marks the database down and the request gets its 503 at once;
-- while it is down, requests get their 503 at once, except that one every
-  ``PROBE_EVERY_SECONDS`` tries a connection of its own: when that succeeds, the pool is
-  replaced by a new one (which connects straight away) and requests go through again.
+- the pool is closed, so the requests waiting for it get their 503 now, and requests are
+  refused at once, except that one every ``PROBE_EVERY_SECONDS`` tries a connection of its
+  own;
+- when a probe connects, a new pool (which connects straight away) serves requests again.
+
+A busy pool is waited for as before, in psycopg's order of arrival.
 """
 
 from __future__ import annotations
@@ -22,23 +25,25 @@ from time import monotonic
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgresDatabaseWrapper
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-WAIT_SLICE_SECONDS = 0.25
 PROBE_EVERY_SECONDS = 0.5
 
 
 class _Outage:
-    """This process's view of whether the database is reachable (one per process: the pool
-    is one per process too)."""
+    """This process's view of whether the database is reachable (one per process, as the pool
+    is)."""
 
     def __init__(self):
         self.lock = threading.Lock()
         self.down = False
         self.next_probe = 0.0
 
-    def mark_down(self) -> None:
+    def mark_down(self) -> bool:
+        """True for the caller that marked it (the others found it marked)."""
         with self.lock:
-            if not self.down:
-                self.down, self.next_probe = True, monotonic() + PROBE_EVERY_SECONDS
+            if self.down:
+                return False
+            self.down, self.next_probe = True, monotonic() + PROBE_EVERY_SECONDS
+            return True
 
     def take_probe(self) -> bool:
         """True for the one caller that should try a connection now."""
@@ -52,48 +57,76 @@ class _Outage:
 outage = _Outage()
 
 
+def _unreachable() -> PoolTimeout:
+    return PoolTimeout("the database is unreachable")
+
+
 class FailFastPool(ConnectionPool):
-    """``getconn`` as psycopg's, but it stops waiting once the pool has failed to connect."""
+    """psycopg's pool, told when a connection it lends fails its check, and lending nothing
+    once the database is known to be down. (It overrides two of psycopg_pool 3.3's internal
+    methods; tests/casino/test_pool_outage.py covers both.)"""
 
-    def _connect_errors(self) -> int:
-        return self.get_stats().get("connections_errors", 0)
+    on_broken = None  # set by DatabaseWrapper.pool: called when a connection fails its check
 
-    def getconn(self, timeout: float | None = None):
-        deadline = monotonic() + (self.timeout if timeout is None else timeout)
-        errors = self._connect_errors()
-        while True:
-            try:
-                return super().getconn(max(0.0, min(WAIT_SLICE_SECONDS, deadline - monotonic())))
-            except PoolTimeout:
-                if self._connect_errors() > errors:
-                    outage.mark_down()
-                    raise PoolTimeout("the pool cannot connect to the database") from None
-                if monotonic() >= deadline:
-                    raise PoolTimeout(
-                        f"couldn't get a connection after {self.timeout:.2f} sec"
-                    ) from None
+    def _check_connection(self, conn) -> None:
+        try:
+            super()._check_connection(conn)
+        except Exception:
+            if self.on_broken is not None:
+                self.on_broken()
+            raise
+
+    def _getconn_unchecked(self, timeout: float):
+        if outage.down:  # (the caller's own check found it down: no wait for a closed pool)
+            raise _unreachable()
+        return super()._getconn_unchecked(timeout)
 
 
 class DatabaseWrapper(PostgresDatabaseWrapper):
-    _pool_replace_lock = threading.Lock()
+    _pool_close_lock = threading.Lock()
 
     @property
     def pool(self):
         pool = super().pool
         if pool is not None and type(pool) is ConnectionPool:
-            # Django builds the pool (its options, its connection set-up): only the waiting
+            # Django builds the pool (its options, its connection set-up): only the lending
             # changes, so only the class does.
             pool.__class__ = FailFastPool
+            pool.on_broken = self._down_if_unreachable
         return pool
 
     def get_new_connection(self, conn_params):
-        if self.pool is not None and outage.down:
+        if self.pool is None:
+            return super().get_new_connection(conn_params)
+        if outage.down:
             if not outage.take_probe():
-                raise PoolTimeout("the database was unreachable moments ago")
-            self.Database.connect(**conn_params).close()  # raises while still down
-            with self._pool_replace_lock:
-                if outage.down:
-                    # The old pool's reconnection attempts are on a backoff of seconds.
-                    self.close_pool()
-                    outage.down = False
-        return super().get_new_connection(conn_params)
+                raise _unreachable()
+            self.Database.connect(**conn_params).close()  # raises while it is still down
+            outage.down = False  # the pool closed when it went down: the next one is new
+        try:
+            return super().get_new_connection(conn_params)
+        except PoolTimeout:
+            self._down_if_unreachable()
+            raise
+
+    def _close(self):
+        broken = self.connection is not None and self.connection.broken
+        super()._close()
+        if broken and self.pool is not None:
+            self._down_if_unreachable()
+
+    def _down_if_unreachable(self) -> None:
+        """A pooled connection broke, or a wait for one timed out: a connection of our own says
+        whether the database is down; if it is, close the pool (its waiting requests get their
+        503 now)."""
+        if outage.down:
+            return
+        try:
+            self.Database.connect(**self.get_connection_params()).close()
+            return
+        except Exception:  # refused, timed out, authentication: no new connection can be had
+            if not outage.mark_down():
+                return
+        with self._pool_close_lock:
+            if self.alias in self._connection_pools:
+                self.close_pool()

@@ -9,7 +9,9 @@ import time
 import uuid
 
 import pytest
+from django.db import OperationalError as DjangoOperationalError
 from django.db import connection
+from psycopg import OperationalError
 from psycopg_pool import PoolTimeout
 
 from casino.postgresql import base as pooled
@@ -21,13 +23,13 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
-def _wrapper(**overrides) -> pooled.DatabaseWrapper:
+def _wrapper(timeout: float = 10, **overrides) -> pooled.DatabaseWrapper:
     settings_dict = {
         **connection.settings_dict,
         "CONN_MAX_AGE": 0,
         "OPTIONS": {
             **connection.settings_dict["OPTIONS"],
-            "pool": {"min_size": 1, "max_size": 2, "timeout": 10},
+            "pool": {"min_size": 1, "max_size": 2, "timeout": timeout},
         },
         **overrides,
     }
@@ -42,30 +44,31 @@ def outage(monkeypatch):
     return state
 
 
-def test_a_pool_that_cannot_connect_gives_up_at_once_not_after_its_timeout(outage):
-    wrapper = _wrapper(HOST="127.0.0.1", PORT=str(_closed_port()))
+def test_once_the_pool_cannot_connect_requests_are_refused_at_once(outage):
+    wrapper = _wrapper(timeout=1, HOST="127.0.0.1", PORT=str(_closed_port()))
     try:
-        started = time.monotonic()
-        with pytest.raises(PoolTimeout, match="cannot connect"):
+        with pytest.raises(PoolTimeout):
             wrapper.get_new_connection(wrapper.get_connection_params())
-        assert time.monotonic() - started < 5  # psycopg's pool alone waits its 10 s
+        assert outage.down  # its own connection was refused too
+        assert wrapper.alias not in wrapper._connection_pools  # closed: its waiters answered
+        started = time.monotonic()
+        with pytest.raises(PoolTimeout, match="unreachable"):
+            wrapper.get_new_connection(wrapper.get_connection_params())
+        assert time.monotonic() - started < 0.1  # no wait, no connection attempt
+        outage.next_probe = 0.0  # a probe's turn: it fails as well, quickly
+        with pytest.raises(OperationalError):
+            wrapper.get_new_connection(wrapper.get_connection_params())
         assert outage.down
-        # While it is down the next request is refused without waiting or connecting.
-        started = time.monotonic()
-        with pytest.raises(PoolTimeout, match="moments ago"):
-            wrapper.get_new_connection(wrapper.get_connection_params())
-        assert time.monotonic() - started < 0.1
     finally:
         wrapper.close_pool()
 
 
 @pytest.mark.django_db
-def test_once_the_database_answers_a_probe_replaces_the_pool_and_requests_go_through(outage):
+def test_once_a_probe_connects_requests_go_through_again(outage):
     wrapper = _wrapper()
     try:
-        before = wrapper.pool
         outage.mark_down()
-        with pytest.raises(PoolTimeout, match="moments ago"):  # not yet time to probe
+        with pytest.raises(PoolTimeout, match="unreachable"):  # not yet time to probe
             wrapper.get_new_connection(wrapper.get_connection_params())
         outage.next_probe = 0.0
         conn = wrapper.get_new_connection(wrapper.get_connection_params())
@@ -74,25 +77,48 @@ def test_once_the_database_answers_a_probe_replaces_the_pool_and_requests_go_thr
         finally:
             wrapper.pool.putconn(conn)
         assert not outage.down
-        assert wrapper.pool is not before and isinstance(wrapper.pool, pooled.FailFastPool)
+        assert isinstance(wrapper.pool, pooled.FailFastPool)
+    finally:
+        wrapper.close_pool()
+
+
+@pytest.mark.django_db
+def test_a_connection_that_breaks_while_the_database_answers_is_no_outage(outage):
+    wrapper = _wrapper()
+    try:
+        wrapper.connect()
+        pid = wrapper.connection.info.backend_pid
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        with pytest.raises(DjangoOperationalError), wrapper.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        assert wrapper.connection.broken
+        wrapper.close()  # back to the pool: broken, so a connection of its own is tried
+        assert not outage.down
+        assert wrapper.alias in wrapper._connection_pools
+        wrapper.connect()
+        with wrapper.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            assert cursor.fetchone() == (1,)
+        wrapper.close()
     finally:
         wrapper.close_pool()
 
 
 @pytest.mark.django_db
 def test_a_busy_pool_still_waits_for_a_connection(outage):
-    """All connections lent and the database up: the request waits (here until one is given
-    back), it is not refused as an outage."""
-    wrapper = _wrapper()
+    """All connections lent and the database up: the request waits (here until its timeout),
+    it is not refused as an outage, and the pool stays."""
+    wrapper = _wrapper(timeout=0.6)
     try:
         pool = wrapper.pool
         pool.open()
         held = [pool.getconn(), pool.getconn()]  # max_size 2
         started = time.monotonic()
-        with pytest.raises(PoolTimeout, match="after"):
-            pool.getconn(timeout=0.6)
+        with pytest.raises(PoolTimeout):
+            wrapper.get_new_connection(wrapper.get_connection_params())
         assert time.monotonic() - started >= 0.5
-        assert not outage.down
+        assert not outage.down and wrapper.alias in wrapper._connection_pools
         for conn in held:
             pool.putconn(conn)
     finally:
