@@ -29,8 +29,8 @@ PROBE_EVERY_SECONDS = 0.5
 
 
 class _Outage:
-    """This process's view of whether the database is reachable (one per process, as the pool
-    is)."""
+    """This process's view of whether a database is reachable (one per process and alias, as
+    the pool is)."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -54,7 +54,11 @@ class _Outage:
             return True
 
 
-outage = _Outage()
+_outages: dict[str, _Outage] = {}
+
+
+def outage_for(alias: str) -> _Outage:
+    return _outages.setdefault(alias, _Outage())
 
 
 def _unreachable() -> PoolTimeout:
@@ -66,7 +70,10 @@ class FailFastPool(ConnectionPool):
     once the database is known to be down. (It overrides two of psycopg_pool 3.3's internal
     methods; tests/casino/test_pool_outage.py covers both.)"""
 
-    on_broken = None  # set by DatabaseWrapper.pool: called when a connection fails its check
+    # Set by DatabaseWrapper.pool: its alias's outage, and what to call when a connection
+    # fails its check.
+    outage = _Outage()
+    on_broken = None
 
     def _check_connection(self, conn) -> None:
         try:
@@ -77,7 +84,7 @@ class FailFastPool(ConnectionPool):
             raise
 
     def _getconn_unchecked(self, timeout: float):
-        if outage.down:  # (the caller's own check found it down: no wait for a closed pool)
+        if self.outage.down:  # (the caller's own check found it down: no wait for a closed pool)
             raise _unreachable()
         return super()._getconn_unchecked(timeout)
 
@@ -92,12 +99,17 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
             # Django builds the pool (its options, its connection set-up): only the lending
             # changes, so only the class does.
             pool.__class__ = FailFastPool
-            pool.on_broken = self._down_if_unreachable
+            pool.outage, pool.on_broken = self.outage, self._down_if_unreachable
         return pool
+
+    @property
+    def outage(self) -> _Outage:
+        return outage_for(self.alias)
 
     def get_new_connection(self, conn_params):
         if self.pool is None:
             return super().get_new_connection(conn_params)
+        outage = self.outage
         if outage.down:
             if not outage.take_probe():
                 raise _unreachable()
@@ -119,13 +131,13 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
         """A pooled connection broke, or a wait for one timed out: a connection of our own says
         whether the database is down; if it is, close the pool (its waiting requests get their
         503 now)."""
-        if outage.down:
+        if self.outage.down:
             return
         try:
             self.Database.connect(**self.get_connection_params()).close()
             return
         except Exception:  # refused, timed out, authentication: no new connection can be had
-            if not outage.mark_down():
+            if not self.outage.mark_down():
                 return
         with self._pool_close_lock:
             if self.alias in self._connection_pools:

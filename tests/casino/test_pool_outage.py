@@ -37,15 +37,9 @@ def _wrapper(timeout: float = 10, **overrides) -> pooled.DatabaseWrapper:
     return pooled.DatabaseWrapper(settings_dict, alias=f"pool-test-{uuid.uuid4().hex[:8]}")
 
 
-@pytest.fixture
-def outage(monkeypatch):
-    state = pooled._Outage()
-    monkeypatch.setattr(pooled, "outage", state)
-    return state
-
-
-def test_once_the_pool_cannot_connect_requests_are_refused_at_once(outage):
+def test_once_the_pool_cannot_connect_requests_are_refused_at_once():
     wrapper = _wrapper(timeout=1, HOST="127.0.0.1", PORT=str(_closed_port()))
+    outage = wrapper.outage
     try:
         with pytest.raises(PoolTimeout):
             wrapper.get_new_connection(wrapper.get_connection_params())
@@ -64,8 +58,9 @@ def test_once_the_pool_cannot_connect_requests_are_refused_at_once(outage):
 
 
 @pytest.mark.django_db
-def test_once_a_probe_connects_requests_go_through_again(outage):
+def test_once_a_probe_connects_requests_go_through_again():
     wrapper = _wrapper()
+    outage = wrapper.outage
     try:
         outage.mark_down()
         with pytest.raises(PoolTimeout, match="unreachable"):  # not yet time to probe
@@ -83,8 +78,9 @@ def test_once_a_probe_connects_requests_go_through_again(outage):
 
 
 @pytest.mark.django_db
-def test_a_connection_that_breaks_while_the_database_answers_is_no_outage(outage):
+def test_a_connection_that_breaks_while_the_database_answers_is_no_outage():
     wrapper = _wrapper()
+    outage = wrapper.outage
     try:
         wrapper.connect()
         pid = wrapper.connection.info.backend_pid
@@ -106,10 +102,11 @@ def test_a_connection_that_breaks_while_the_database_answers_is_no_outage(outage
 
 
 @pytest.mark.django_db
-def test_a_busy_pool_still_waits_for_a_connection(outage):
+def test_a_busy_pool_still_waits_for_a_connection():
     """All connections lent and the database up: the request waits (here until its timeout),
     it is not refused as an outage, and the pool stays."""
     wrapper = _wrapper(timeout=0.6)
+    outage = wrapper.outage
     try:
         pool = wrapper.pool
         pool.open()
