@@ -138,12 +138,25 @@ def test_two_nodes_share_the_work_survive_one_killed_and_share_throttles(betting
         pending = list(rounds)
         for busy, stopped in ((nodes[0], nodes[1]), (nodes[1], nodes[0])):
             stopped.pause(True)
+            handed = [pending.pop(0), pending.pop(0)]
             try:
-                for round_id, player in (pending.pop(0), pending.pop(0)):
+                for round_id, player in handed:
                     _to_settling(round_id, player)
                 wait_until(busy.settled, timeout=120, message=f"node {busy.name} settled none")
             finally:
                 stopped.pause(False)
+            # Both settled before the next pass stops this node: stopped in the middle of a
+            # settlement, it would hold its player's wallet lock for good, and the next pass's
+            # stake debit for that player would wait on it (a CI run hung there for 300 s).
+            wait_until(
+                lambda handed=handed: (
+                    not Round.objects.filter(
+                        pk__in=[r for r, _ in handed], phase="settling"
+                    ).exists()
+                ),
+                timeout=120,
+                message=f"rounds handed to node {busy.name} not settled",
+            )
         wait_until(
             lambda: not Round.objects.filter(phase="settling").exists(),
             timeout=120,
