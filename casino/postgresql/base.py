@@ -61,6 +61,12 @@ def outage_for(alias: str) -> _Outage:
     return _outages.setdefault(alias, _Outage())
 
 
+def _server_full(exc: Exception) -> bool:
+    """A server at max_connections answers: the pool's connections still work, and closing
+    them would hand their slots to others."""
+    return getattr(exc, "sqlstate", None) == "53300" or "too many clients" in str(exc)
+
+
 def _unreachable() -> PoolTimeout:
     return PoolTimeout("the database is unreachable")
 
@@ -136,8 +142,8 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
         try:
             self.Database.connect(**self.get_connection_params()).close()
             return
-        except Exception:  # refused, timed out, authentication: no new connection can be had
-            if not self.outage.mark_down():
+        except Exception as exc:  # refused, timed out, authentication: no connection to be had
+            if _server_full(exc) or not self.outage.mark_down():
                 return
         with self._pool_close_lock:
             if self.alias in self._connection_pools:

@@ -120,3 +120,27 @@ def test_a_busy_pool_still_waits_for_a_connection():
             pool.putconn(conn)
     finally:
         wrapper.close_pool()
+
+
+@pytest.mark.django_db
+def test_a_server_at_max_connections_is_no_outage(monkeypatch):
+    """The pool's wait timed out and a new connection is refused for want of slots: the
+    pool's own connections still work, so it is neither closed nor are requests refused."""
+    wrapper = _wrapper(timeout=0.3)
+    outage = wrapper.outage
+    try:
+        pool = wrapper.pool
+        pool.open()
+        held = [pool.getconn(), pool.getconn()]  # max_size 2: the next wait times out
+
+        def full(**params):
+            raise OperationalError("connection failed: FATAL:  sorry, too many clients already")
+
+        monkeypatch.setattr(wrapper.Database, "connect", full)
+        with pytest.raises(PoolTimeout):
+            wrapper.get_new_connection(wrapper.get_connection_params())
+        assert not outage.down and wrapper.alias in wrapper._connection_pools
+        for conn in held:
+            pool.putconn(conn)
+    finally:
+        wrapper.close_pool()
