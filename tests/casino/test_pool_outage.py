@@ -4,6 +4,7 @@ ASGI server under load, its 503s and recovery) is tests/faults/test_web_faults.p
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
 import uuid
@@ -23,7 +24,10 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
-def _wrapper(timeout: float = 10, **overrides) -> pooled.DatabaseWrapper:
+@contextlib.contextmanager
+def _pooled(timeout: float = 10, **overrides):
+    """A pooled wrapper of its own (pools are kept per alias on the class: a fresh alias is a
+    fresh pool and a fresh outage state), its pool closed afterwards."""
     settings_dict = {
         **connection.settings_dict,
         "CONN_MAX_AGE": 0,
@@ -33,14 +37,16 @@ def _wrapper(timeout: float = 10, **overrides) -> pooled.DatabaseWrapper:
         },
         **overrides,
     }
-    # Pools are kept per alias on the class: a fresh alias is a fresh pool.
-    return pooled.DatabaseWrapper(settings_dict, alias=f"pool-test-{uuid.uuid4().hex[:8]}")
+    wrapper = pooled.DatabaseWrapper(settings_dict, alias=f"pool-test-{uuid.uuid4().hex[:8]}")
+    try:
+        yield wrapper
+    finally:
+        wrapper.close_pool()
 
 
 def test_once_the_pool_cannot_connect_requests_are_refused_at_once():
-    wrapper = _wrapper(timeout=1, HOST="127.0.0.1", PORT=str(_closed_port()))
-    outage = wrapper.outage
-    try:
+    with _pooled(timeout=1, HOST="127.0.0.1", PORT=str(_closed_port())) as wrapper:
+        outage = wrapper.outage
         with pytest.raises(PoolTimeout):
             wrapper.get_new_connection(wrapper.get_connection_params())
         assert outage.down  # its own connection was refused too
@@ -53,15 +59,12 @@ def test_once_the_pool_cannot_connect_requests_are_refused_at_once():
         with pytest.raises(OperationalError):
             wrapper.get_new_connection(wrapper.get_connection_params())
         assert outage.down
-    finally:
-        wrapper.close_pool()
 
 
 @pytest.mark.django_db
 def test_once_a_probe_connects_requests_go_through_again():
-    wrapper = _wrapper()
-    outage = wrapper.outage
-    try:
+    with _pooled() as wrapper:
+        outage = wrapper.outage
         outage.mark_down()
         with pytest.raises(PoolTimeout, match="unreachable"):  # not yet time to probe
             wrapper.get_new_connection(wrapper.get_connection_params())
@@ -73,15 +76,12 @@ def test_once_a_probe_connects_requests_go_through_again():
             wrapper.pool.putconn(conn)
         assert not outage.down
         assert isinstance(wrapper.pool, pooled.FailFastPool)
-    finally:
-        wrapper.close_pool()
 
 
 @pytest.mark.django_db
 def test_a_connection_that_breaks_while_the_database_answers_is_no_outage():
-    wrapper = _wrapper()
-    outage = wrapper.outage
-    try:
+    with _pooled() as wrapper:
+        outage = wrapper.outage
         wrapper.connect()
         pid = wrapper.connection.info.backend_pid
         with connection.cursor() as cursor:
@@ -97,17 +97,14 @@ def test_a_connection_that_breaks_while_the_database_answers_is_no_outage():
             cursor.execute("SELECT 1")
             assert cursor.fetchone() == (1,)
         wrapper.close()
-    finally:
-        wrapper.close_pool()
 
 
 @pytest.mark.django_db
 def test_a_busy_pool_still_waits_for_a_connection():
     """All connections lent and the database up: the request waits (here until its timeout),
     it is not refused as an outage, and the pool stays."""
-    wrapper = _wrapper(timeout=0.6)
-    outage = wrapper.outage
-    try:
+    with _pooled(timeout=0.6) as wrapper:
+        outage = wrapper.outage
         pool = wrapper.pool
         pool.open()
         held = [pool.getconn(), pool.getconn()]  # max_size 2
@@ -118,17 +115,14 @@ def test_a_busy_pool_still_waits_for_a_connection():
         assert not outage.down and wrapper.alias in wrapper._connection_pools
         for conn in held:
             pool.putconn(conn)
-    finally:
-        wrapper.close_pool()
 
 
 @pytest.mark.django_db
 def test_a_server_at_max_connections_is_no_outage(monkeypatch):
     """The pool's wait timed out and a new connection is refused for want of slots: the
     pool's own connections still work, so it is neither closed nor are requests refused."""
-    wrapper = _wrapper(timeout=0.3)
-    outage = wrapper.outage
-    try:
+    with _pooled(timeout=0.3) as wrapper:
+        outage = wrapper.outage
         pool = wrapper.pool
         pool.open()
         held = [pool.getconn(), pool.getconn()]  # max_size 2: the next wait times out
@@ -142,5 +136,3 @@ def test_a_server_at_max_connections_is_no_outage(monkeypatch):
         assert not outage.down and wrapper.alias in wrapper._connection_pools
         for conn in held:
             pool.putconn(conn)
-    finally:
-        wrapper.close_pool()
