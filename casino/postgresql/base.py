@@ -58,7 +58,8 @@ _outages: dict[str, _Outage] = {}
 
 
 def outage_for(alias: str) -> _Outage:
-    return _outages.setdefault(alias, _Outage())
+    found = _outages.get(alias)  # every request asks: no new object but the first
+    return found if found is not None else _outages.setdefault(alias, _Outage())
 
 
 def _server_full(exc: Exception) -> bool:
