@@ -11,9 +11,11 @@ the response's close), each hop a future, a context copy and a wake-up of the ot
 py-spy of a worker placing bets found the loop's side of those hops using as much of the GIL
 as the bet itself (README "Web server" has the before and after).
 
-The threads: a request borrows an idle single-thread executor (one thread per request in flight,
-started once and reused), so a warm loop starts no thread; the request's context variables are
-a copy, so nothing one request sets is seen by the next on that thread.
+At most ``WEB_THREADS`` requests run their sync part at once (``casino/admission.py``: the rest
+wait in the loop, probes don't). The threads: a request borrows an idle single-thread executor
+(one thread per request in flight, started once and reused), so a warm loop starts no thread;
+the request's context variables are a copy, so nothing one request sets is seen by the next on
+that thread.
 
 The table streams (async views) keep Django's async handler, which runs their DRF checks and
 snapshot in a thread and streams from the loop. Which paths are theirs is read from the URL
@@ -39,6 +41,8 @@ from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
 from django.urls import URLPattern, URLResolver, get_resolver, set_script_prefix
+
+from casino.admission import admitted
 
 IDLE_THREADS_KEPT = 64  # more idle request threads than this are let go
 _DONE = object()
@@ -114,20 +118,25 @@ class PooledThreadASGIHandler(ASGIHandler):
         def in_thread(function, *args):
             return loop.run_in_executor(executor, context.run, function, *args)
 
-        start, body, response = await in_thread(self._respond, scope, body_file)
+        async with admitted(scope["path"]):
+            start, body, response = await in_thread(self._respond, scope, body_file)
+            if response is not None:
+                # A streaming response (a static file): its iterator is read on the request's
+                # thread, in the request's slot.
+                await send(start)
+                try:
+                    chunks = iter(response)
+                    while (part := await in_thread(next, chunks, _DONE)) is not _DONE:
+                        for chunk, _ in self.chunk_bytes(part):
+                            await send(
+                                {"type": "http.response.body", "body": chunk, "more_body": True}
+                            )
+                    await send({"type": "http.response.body"})
+                finally:
+                    await in_thread(response.close)
+                return
         await send(start)
-        if response is None:
-            await send({"type": "http.response.body", "body": body})
-            return
-        # A streaming response (a static file): its iterator is read on the request's thread.
-        try:
-            chunks = iter(response)
-            while (part := await in_thread(next, chunks, _DONE)) is not _DONE:
-                for chunk, _ in self.chunk_bytes(part):
-                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            await send({"type": "http.response.body"})
-        finally:
-            await in_thread(response.close)
+        await send({"type": "http.response.body", "body": body})
 
     def _respond(self, scope, body_file):
         """On the request's thread: (the start message, the body, the response if it streams

@@ -155,6 +155,9 @@ if env_bool("DB_POOL"):
         "max_size": env_int("DB_POOL_MAX", 20),
         "timeout": env_int("DB_POOL_TIMEOUT", 10),
     }
+# Requests whose sync part one web worker runs at once under the ASGI server; the rest wait in
+# its event loop (casino/admission.py says why; 0: no bound).
+WEB_THREADS = env_int("WEB_THREADS", 2)
 # Optional owner role for migrations (README "Database roles"): `manage.py migrate --database
 # owner`, while DATABASE_URL connects as the application role with INSERT+SELECT on audit tables.
 MIGRATION_DATABASE_URL = env_str("MIGRATION_DATABASE_URL")
@@ -531,6 +534,10 @@ CELERY_BEAT_SCHEDULE["sandbox-tables-drive"] = {
 TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "test" else 300)
 TABLES_STREAM_HEARTBEAT_SECONDS = env_int("TABLES_STREAM_HEARTBEAT_SECONDS", 15)
 TABLES_STREAMS_PER_CREDENTIAL = env_int("TABLES_STREAMS_PER_CREDENTIAL", 20)
+# How long a table's stream reader lets commits gather before one read and one write per
+# subscriber for all of them (README "Live streams": with 1,000 subscribers, 20 ms spent the
+# web workers' CPU on writes of one or two events each, at the bets' expense).
+TABLES_STREAM_COALESCE_MS = env_int("TABLES_STREAM_COALESCE_MS", 100)
 # A void request holds its round (tables/services/voids.py); nobody deciding within this many
 # seconds expires it and the round carries on.
 TABLES_VOID_REQUEST_EXPIRES_S = env_int("TABLES_VOID_REQUEST_EXPIRES_S", 600)

@@ -42,6 +42,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from casino.admission import admitted
 from casino.api.permissions import request_scope
 from tables import round_view, selectors
 from tables.errors import TooManyStreams
@@ -54,7 +55,6 @@ STREAM_ID = r"^\d{1,19}-\d{1,19}$"
 CATCH_UP_PAGE = 500
 QUEUE_MAX = 1000  # batches a subscriber may lag behind before it is cut off (it resumes)
 SLOT_MARGIN_SECONDS = 30
-COALESCE_SECONDS = 0.02
 RETRY_MIN, RETRY_MAX = 0.01, 0.2  # seconds between reads of a table held back (see _fetch)
 
 Key = tuple[int, int]
@@ -198,7 +198,7 @@ class Hub:
         while True:
             await self._wake.wait()
             # Let a burst of commits gather: one read and one write per subscriber for all.
-            await asyncio.sleep(COALESCE_SECONDS)
+            await asyncio.sleep(settings.TABLES_STREAM_COALESCE_MS / 1000)
             self._wake.clear()
             while self._pending:
                 table_id = self._pending.pop()
@@ -381,7 +381,8 @@ class TableEventsView(APIView):
                 _release_connections()
 
         async def stream_view(request, *args, **kwargs):
-            return await sync_to_async(open_stream)(request, *args, **kwargs)
+            async with admitted(request.path):  # the opening's sync work takes a slot
+                return await sync_to_async(open_stream)(request, *args, **kwargs)
 
         stream_view.cls = view.cls
         stream_view.initkwargs = view.initkwargs

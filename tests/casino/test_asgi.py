@@ -45,34 +45,40 @@ def test_only_the_stream_routes_take_the_async_handler():
         assert not paths.match(path), path
 
 
-def _serve(path: str, *, method: str = "GET", body: bytes = b"", headers=()) -> tuple:
-    """(status, headers, body) of one request through the ASGI application, on an event loop
-    of its own in a thread of its own (whatever loop the test process has running)."""
+async def _request(path: str, *, method: str = "GET", body: bytes = b"", headers=()) -> tuple:
+    """(status, headers, body, the loop's thread) of one request through the ASGI
+    application, on the running loop."""
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": [(b"host", b"testserver"), *headers],
+        "client": ("127.0.0.1", 1), "server": ("testserver", 80),
+    }  # fmt: skip
+    communicator = ApplicationCommunicator(asgi.application, scope)
+    await communicator.send_input({"type": "http.request", "body": body})
+    start = await communicator.receive_output(30)
+    content = b""
+    while True:
+        message = await communicator.receive_output(30)
+        content += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    await communicator.wait(30)  # the request's thread goes back to the idle ones
+    return start["status"], start["headers"], content, threading.get_ident()
 
-    async def request():
-        scope = {
-            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-            "root_path": "", "headers": [(b"host", b"testserver"), *headers],
-            "client": ("127.0.0.1", 1), "server": ("testserver", 80),
-        }  # fmt: skip
-        communicator = ApplicationCommunicator(asgi.application, scope)
-        await communicator.send_input({"type": "http.request", "body": body})
-        start = await communicator.receive_output(30)
-        content = b""
-        while True:
-            message = await communicator.receive_output(30)
-            content += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        await communicator.wait(30)  # the request's thread goes back to the idle ones
-        return start["status"], start["headers"], content, threading.get_ident()
 
+def _on_a_loop_of_its_own(coroutine):
+    """Run ``coroutine`` on an event loop of its own in a thread of its own (whatever loop
+    the test process has running)."""
     out = {}
-    thread = threading.Thread(target=lambda: out.update(result=asyncio.run(request())))
+    thread = threading.Thread(target=lambda: out.update(result=asyncio.run(coroutine)))
     thread.start()
     thread.join(60)
     return out["result"]
+
+
+def _serve(path: str, **options) -> tuple:
+    return _on_a_loop_of_its_own(_request(path, **options))
 
 
 def _named(headers) -> dict[bytes, bytes]:
@@ -183,3 +189,36 @@ def test_a_plain_response_is_rendered_and_closed_in_the_hop(recorded, monkeypatc
     )  # fmt: skip
     assert start["status"] == 200 and body == b"ok" and streaming is None
     assert [name for name, _ in recorded] == ["started", "finished"]
+
+
+def test_past_web_threads_a_request_waits_in_the_loop_and_a_probe_does_not(monkeypatch, settings):
+    """``WEB_THREADS`` requests run their sync part at once; the next waits, holding no thread,
+    until one finishes; the health probes answer meanwhile (casino/admission.py)."""
+    settings.WEB_THREADS = 1
+    release = threading.Event()
+    entered: list[str] = []
+
+    def handler(request):
+        entered.append(request.path)
+        if request.path.startswith("/slow/"):
+            release.wait(10)
+        return HttpResponse(b"ok")
+
+    monkeypatch.setattr(asgi.application._sync, "get_response", handler)
+
+    async def scenario():
+        first = asyncio.create_task(_request("/slow/1/"))
+        while entered != ["/slow/1/"]:
+            await asyncio.sleep(0.01)
+        second = asyncio.create_task(_request("/slow/2/"))
+        await asyncio.sleep(0.3)
+        waiting = list(entered)
+        probes = [(await _request(path))[0] for path in ("/api/v1/health/", "/health/live/")]
+        release.set()
+        done = [(await first)[0], (await second)[0]]
+        return waiting, probes, done
+
+    waiting, probes, done = _on_a_loop_of_its_own(scenario())
+    assert waiting == ["/slow/1/"]  # the second waits for the first's slot
+    assert probes == [200, 200] and done == [200, 200]
+    assert entered == ["/slow/1/", "/api/v1/health/", "/health/live/", "/slow/2/"]
