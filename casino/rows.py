@@ -174,18 +174,18 @@ def model_insert(*objs: Model, also: Sequence[tuple[str, list]] = ()) -> None:
     ``also``: other data-modifying statements ``(sql, params)`` (an UPDATE, another model's
     ``model_insert_sql``) run by the same statement as ``WITH`` clauses, saving round trips;
     they must not touch the new rows, and what they return is not read."""
-    sql, params = model_insert_sql(*objs)
-    if also:
-        clauses = ", ".join(f"_also{n} AS ({clause})" for n, (clause, _) in enumerate(also))
-        sql = f"WITH {clauses} {sql}"
-        params = [*(p for _, clause_params in also for p in clause_params), *params]
-    _, _, _, returned = _inserting(type(objs[0]))
+    sql, params = model_insert_sql(*objs, also=also)
     with connection.cursor() as cursor:
         if len(objs) <= 4:
             execute_prepared(cursor, sql, params)
         else:
             cursor.execute(sql, params)
-        rows = cursor.fetchall()
+        model_inserted(objs, cursor.fetchall())
+
+
+def model_inserted(objs: Sequence[Model], rows: Sequence[tuple]) -> None:
+    """Set what ``model_insert_sql``'s statement returned (the primary keys) on ``objs``."""
+    _, _, _, returned = _inserting(type(objs[0]))
     for obj, values in zip(objs, rows, strict=True):
         for attname, value in zip(returned, values, strict=True):
             setattr(obj, attname, value)
@@ -193,13 +193,42 @@ def model_insert(*objs: Model, also: Sequence[tuple[str, list]] = ()) -> None:
         obj._state.db = connection.alias
 
 
-def model_insert_sql(*objs: Model) -> tuple[str, list]:
+class Along:
+    """A caller's statement that another function sends in the same round trip as its own,
+    first (e.g. a bet's INSERT sent with its stake's posting); ``rows`` holds what it returned
+    once sent. ``run`` sends it alone."""
+
+    def __init__(self, sql: str, params: Sequence | Mapping):
+        self.sql, self.params = sql, params
+        self.rows: list[tuple] | None = None
+
+    def statements(self, *then: tuple[str, Sequence | Mapping]) -> list:
+        return [(self.sql, self.params), *then]
+
+    def read(self, cursor) -> None:
+        """After ``execute_prepared_all(cursor, along.statements(...))``: keep this statement's
+        rows and move the cursor to the next statement's result."""
+        self.rows = cursor.fetchall()
+        cursor.nextset()
+
+    def run(self) -> None:
+        with connection.cursor() as cursor:
+            execute_prepared(cursor, self.sql, self.params)
+            self.rows = cursor.fetchall()
+
+
+def model_insert_sql(*objs: Model, also: Sequence[tuple[str, list]] = ()) -> tuple[str, list]:
     """The INSERT of ``objs`` (all of one model) as ``model_insert`` runs it: (sql, params)."""
     model = type(objs[0])
     fields, columns, returning, _ = _inserting(model)
     row = f"({', '.join(['%s'] * len(fields))})"
     params = [prep(obj) for obj in objs for prep in _savers(model, fields, True)]
-    return f"{columns} {', '.join([row] * len(objs))} {returning}", params
+    sql = f"{columns} {', '.join([row] * len(objs))} {returning}"
+    if also:
+        clauses = ", ".join(f"_also{n} AS ({clause})" for n, (clause, _) in enumerate(also))
+        sql = f"WITH {clauses} {sql}"
+        params = [*(p for _, clause_params in also for p in clause_params), *params]
+    return sql, params
 
 
 _INTEGERS = (

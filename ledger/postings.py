@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.pgarrays import int_array, text_array
-from casino.rows import execute_prepared
+from casino.rows import Along, execute_prepared, execute_prepared_all
 from ledger.models import Account, Transaction
 
 
@@ -224,16 +224,17 @@ def posting_insert(
     dimensions: Dimensions,
     house: HouseAccount,
     legs: list[LegSpec],
+    along: Along | None = None,
 ) -> Transaction | None:
     """``transaction_insert`` and ``legs_insert`` in one round trip, the house-side account
-    (``house``, for the legs whose ``account_id`` is None) looked up in the same statement.
+    (``house``, for the legs whose ``account_id`` is None) looked up in the same statement;
+    ``along``, a caller's statement, is sent first in the same round trip.
 
     None when ``reference`` already exists (nothing written). The first posting on a house
     account not created yet falls back to ``house_account_id`` and ``legs_insert``."""
     txn = _transaction_row(kind, reference, actor, dimensions)
     with connection.cursor() as cursor:
-        execute_prepared(  # planned once per connection: a stake is posted with every bet
-            cursor,
+        posting = (  # planned once per connection: a stake is posted with every bet
             _POSTING_SQL,
             {
                 "h_kind": house.kind,
@@ -259,6 +260,11 @@ def posting_insert(
                 "refs": text_array(leg.bet_ref for leg in legs),
             },
         )
+        if along is None:
+            execute_prepared(cursor, *posting)
+        else:
+            execute_prepared_all(cursor, along.statements(posting))
+            along.read(cursor)
         txn_id, house_id = cursor.fetchone()
     if txn_id is None:
         return None

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from casino.rows import model_first, model_insert, model_insert_sql, model_select_sql
+from casino.rows import (
+    Along,
+    model_first,
+    model_insert,
+    model_insert_sql,
+    model_inserted,
+    model_select_sql,
+)
 from ledger.models import Player
 from tables.models import Bet, Round, RoundEvent, Seat
 
@@ -45,10 +52,17 @@ def round_event_insert(event: RoundEvent) -> None:
     model_insert(event)
 
 
-def bet_insert(bet: Bet, *, event: RoundEvent, box_update: tuple[str, list]) -> None:
-    """The bet, its engine event and its box's new figures (``box_update_sql``) in one round
-    trip. The event's key is not read back (the bet wakes the streams by table)."""
-    model_insert(bet, also=[model_insert_sql(event), box_update])
+def bet_insert(bet: Bet, *, event: RoundEvent, box_update: tuple[str, list]) -> Along:
+    """The statement writing the bet, its engine event and its box's new figures
+    (``box_update_sql``), to be sent along the bet's stake posting (``ledger.stake_debit``)
+    or on its own (``Along.run``); then ``bet_inserted``. The event's key is not read back
+    (the bet wakes the streams by table)."""
+    return Along(*model_insert_sql(bet, also=[model_insert_sql(event), box_update]))
+
+
+def bet_inserted(bet: Bet, statement: Along) -> None:
+    """The bet's id, from its sent ``bet_insert`` statement."""
+    model_inserted([bet], statement.rows)
 
 
 def box_update_sql(pk: int, **columns: int) -> tuple[str, list]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound
+from casino.rows import Along
 from ledger import events, lock_objects, notifications
 from ledger.errors import (
     AlreadySettled,
@@ -79,6 +80,7 @@ def stake_debit(
     shift: str = "",
     reference: str | None = None,
     wallet_locked: bool = False,
+    along: Along | None = None,
 ) -> Transaction:
     """Debit a stake from the wallet into the table's stakes-in-play account.
 
@@ -93,7 +95,8 @@ def stake_debit(
     the same reference returns the first transaction.
 
     Round trips: the wallet lock (unless locked), one statement writing the transaction and its
-    two legs (``posting_insert``), the audit event. A repeated reference is found by the
+    two legs (``posting_insert``; ``along``, the caller's statement, is sent first in the same
+    round trip: a bet's INSERT), the audit event. A repeated reference is found by the
     insert's ``ON CONFLICT`` (then read back), not looked up before every debit.
     """
     amount_check(amount)
@@ -131,6 +134,7 @@ def stake_debit(
                 LegSpec(wallet.pk, -amount, currency, Leg.Kind.STAKE, bet_ref),
                 LegSpec(None, amount, currency, Leg.Kind.STAKE, bet_ref),
             ],
+            along=along,
         )
         if txn is None:  # the reference exists: the same debit (returned) or another one
             existing = repeat_of(reference, kind="stake", wallet_id=wallet.pk, amount=-amount)

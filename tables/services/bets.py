@@ -142,12 +142,11 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
         round_event = writes.round_event_row(
             rnd, type_=event.type, payload=payload, public=public, actor=actor.label
         )
-        # One round trip writes the bet, its engine event and the box's new figures.
-        writes.bet_insert(
+        # One statement writes the bet, its engine event and the box's new figures, sent in
+        # one round trip with the stake's posting: the box's lock is held one round trip less.
+        written = writes.bet_insert(
             bet, event=round_event, box_update=_box_figures(rnd, player, found, stake, behind)
         )
-        events.round_event(actor=actor, round=rnd, seq=None, event=payload, bet_id=bet.pk)
-        stream_wake(None, table_id=rnd.table_id)
         if stake:
             ledger.stake_debit(
                 actor=actor,
@@ -160,7 +159,13 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
                 bet_ref=ref,
                 operator_id=player.operator_id,
                 dealer_id=rnd.dealer_id,
+                along=written,
             )
+        if written.rows is None:  # no posting sent it (no stake)
+            written.run()
+        writes.bet_inserted(bet, written)
+        events.round_event(actor=actor, round=rnd, seq=None, event=payload, bet_id=bet.pk)
+        stream_wake(None, table_id=rnd.table_id)
     return bet
 
 

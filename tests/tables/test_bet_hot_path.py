@@ -22,13 +22,13 @@ from tests.factories import funded_player, live_table
 from .conftest import ACTOR, balance, bet
 
 # Round trips per bet through the API, BEGIN and COMMIT included (was 24 behind / 30 for a
-# box's controller, then 15 / 19, 13 / 17, 12 / 14): credential, idempotency lock and lookup
-# (one round trip), player, round (share lock), wallet and box locks (one round trip, the box's
-# figures with it), the bet with its round event and the box's new figures (one INSERT), stake
-# posting (transaction + legs), the 2 audit events with the idempotency record (one INSERT).
-# The round's row is not written.
-MAX_QUERIES_BEHIND = 10
-MAX_QUERIES_CONTROLLER = 12  # + its seat, found or created
+# box's controller, then 15 / 19, 13 / 17, 12 / 14, 10 / 12): credential, idempotency lock and
+# lookup (one round trip), player, round (share lock), wallet and box locks (one round trip, the
+# box's figures with it), the bet with its round event and the box's new figures (one INSERT)
+# sent with the stake posting (transaction + legs), the 2 audit events with the idempotency
+# record (one INSERT). The round's row is not written.
+MAX_QUERIES_BEHIND = 9
+MAX_QUERIES_CONTROLLER = 11  # + its seat, found or created
 
 
 @pytest.fixture
