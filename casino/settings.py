@@ -157,7 +157,7 @@ if env_bool("DB_POOL"):
     }
 # Requests whose sync part one web worker runs at once under the ASGI server; the rest wait in
 # its event loop (casino/admission.py says why; 0: no bound).
-WEB_THREADS = env_int("WEB_THREADS", 3)
+WEB_THREADS = env_int("WEB_THREADS", 2)
 # Optional owner role for migrations (README "Database roles"): `manage.py migrate --database
 # owner`, while DATABASE_URL connects as the application role with INSERT+SELECT on audit tables.
 MIGRATION_DATABASE_URL = env_str("MIGRATION_DATABASE_URL")
