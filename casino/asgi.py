@@ -122,7 +122,8 @@ class PooledThreadASGIHandler(ASGIHandler):
             start, body, response = await in_thread(self._respond, scope, body_file)
             if response is not None:
                 # A streaming response (a static file): its iterator is read on the request's
-                # thread, in the request's slot.
+                # thread, in the request's slot. A plain body is sent after the slot is given
+                # back: a client slow to read it holds no slot.
                 await send(start)
                 try:
                     chunks = iter(response)
