@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound
-from casino.rows import Along
 from ledger import events, lock_objects, notifications
 from ledger.errors import (
     AlreadySettled,
@@ -19,6 +18,7 @@ from ledger.models import (
     Transaction,
 )
 from ledger.postings import (
+    Along,
     Dimensions,
     HouseAccount,
     LegSpec,
