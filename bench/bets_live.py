@@ -13,7 +13,7 @@ Three figures, each next to a baseline measured in the same run (architecture §
 - Flat cost: one client places 5,000 bets behind on one round (7 boxes x 715 players); the
   p50 latency of its last 100 bets next to that of its first 100. Target: <= 1.2 x.
 - Database cost: the CPU time of the PostgreSQL backends serving the bets (``/proc``,
-  ``bench/_pgcpu.py``) per accepted bet, over the two multi-client runs, on a warm server
+  ``bench/_pgcpu.py``) per accepted bet, over the hot and separate runs, on a warm server
   (after a warm-up run of as many bets on other tables, in which every worker's pool opens
   its connections), next to the CPU per transaction of pgbench's backends (``pgbench -c 16
   -j 2 -T 10``, TPC-B-like, scale 16) in the same run. The figure from the server's start,

@@ -12,7 +12,9 @@ per process from the model's own metadata and executed as they are:
   a database default to the database and sets the new primary keys on the objects. No
   ``pre_save``/``post_save`` signals are sent: use them for models nothing listens to;
 - ``model_remember`` / ``model_update_changed``: write back only the columns that changed
-  since the row was read (under its lock).
+  since the row was read (under its lock);
+- ``Along``: a caller's statement another function sends first in its own round trip (a bet's
+  INSERT with its stake's posting).
 
 They run as prepared statements (``execute_prepared``): PostgreSQL plans each once per
 connection instead of on every execution, where planning cost a bet's small statements more
@@ -202,12 +204,10 @@ class Along:
         self.sql, self.params = sql, params
         self.rows: list[tuple] | None = None
 
-    def statements(self, *then: tuple[str, Sequence | Mapping]) -> list:
-        return [(self.sql, self.params), *then]
-
-    def read(self, cursor) -> None:
-        """After ``execute_prepared_all(cursor, along.statements(...))``: keep this statement's
-        rows and move the cursor to the next statement's result."""
+    def send_with(self, cursor, statement: tuple[str, Sequence | Mapping]) -> None:
+        """Send this statement, then ``statement``, in one round trip: this one's rows are
+        kept, the cursor is left on ``statement``'s result."""
+        execute_prepared_all(cursor, [(self.sql, self.params), statement])
         self.rows = cursor.fetchall()
         cursor.nextset()
 

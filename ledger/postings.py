@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.pgarrays import int_array, text_array
-from casino.rows import Along, execute_prepared, execute_prepared_all
+from casino.rows import Along, execute_prepared
 from ledger.models import Account, Transaction
 
 
@@ -263,8 +263,7 @@ def posting_insert(
         if along is None:
             execute_prepared(cursor, *posting)
         else:
-            execute_prepared_all(cursor, along.statements(posting))
-            along.read(cursor)
+            along.send_with(cursor, posting)
         txn_id, house_id = cursor.fetchone()
     if txn_id is None:
         return None
