@@ -102,12 +102,14 @@ class PooledThreadASGIHandler(ASGIHandler):
                 async with ThreadSensitiveContext(executor=executor):
                     await self.handle(scope, receive, send)
             else:
-                await self._handle_sync(scope, receive, send, executor)
+                await self._handle_sync(scope, receive, send, executor, path)
             finished = True
         finally:
             self._give_back(executor, reusable=finished)
 
-    async def _handle_sync(self, scope, receive, send, executor: ThreadPoolExecutor) -> None:
+    async def _handle_sync(
+        self, scope, receive, send, executor: ThreadPoolExecutor, path: str
+    ) -> None:
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
@@ -118,7 +120,7 @@ class PooledThreadASGIHandler(ASGIHandler):
         def in_thread(function, *args):
             return loop.run_in_executor(executor, context.run, function, *args)
 
-        async with admitted(scope["path"]):
+        async with admitted(path):  # the path below the script prefix, as the probes' routes
             start, body, response = await in_thread(self._respond, scope, body_file)
             if response is not None:
                 # A streaming response (a static file): its iterator is read on the request's

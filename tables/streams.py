@@ -381,7 +381,7 @@ class TableEventsView(APIView):
                 _release_connections()
 
         async def stream_view(request, *args, **kwargs):
-            async with admitted(request.path):  # the opening's sync work takes a slot
+            async with admitted(request.path_info):  # the opening's sync work takes a slot
                 return await sync_to_async(open_stream)(request, *args, **kwargs)
 
         stream_view.cls = view.cls
