@@ -157,7 +157,7 @@ if env_bool("DB_POOL"):
     }
 # Requests whose sync part one web worker runs at once under the ASGI server; the rest wait in
 # its event loop (casino/admission.py says why; 0: no bound).
-WEB_THREADS = env_int("WEB_THREADS", 2)
+WEB_THREADS = env_int("WEB_THREADS", 2, minimum=0)
 # Optional owner role for migrations (README "Database roles"): `manage.py migrate --database
 # owner`, while DATABASE_URL connects as the application role with INSERT+SELECT on audit tables.
 MIGRATION_DATABASE_URL = env_str("MIGRATION_DATABASE_URL")
@@ -537,7 +537,7 @@ TABLES_STREAMS_PER_CREDENTIAL = env_int("TABLES_STREAMS_PER_CREDENTIAL", 20)
 # How long a table's stream reader lets commits gather before one read and one write per
 # subscriber for all of them (README "Live streams": with 1,000 subscribers, 20 ms spent the
 # web workers' CPU on writes of one or two events each, at the bets' expense).
-TABLES_STREAM_COALESCE_MS = env_int("TABLES_STREAM_COALESCE_MS", 100)
+TABLES_STREAM_COALESCE_MS = env_int("TABLES_STREAM_COALESCE_MS", 100, minimum=0)
 # A void request holds its round (tables/services/voids.py); nobody deciding within this many
 # seconds expires it and the round carries on.
 TABLES_VOID_REQUEST_EXPIRES_S = env_int("TABLES_VOID_REQUEST_EXPIRES_S", 600)

@@ -54,6 +54,15 @@ def test_unknown_environment_and_bad_boolean_are_named():
     assert "DEBUG='maybe' is not a boolean" in result.stderr
 
 
+def test_a_negative_bound_is_a_named_startup_error():
+    """A negative ``WEB_THREADS`` would fail every request at its first use (a semaphore
+    below zero): refused when the settings load instead."""
+    result = _settings_value({"WEB_THREADS": "-1"}, "settings.WEB_THREADS")
+    assert result.returncode != 0
+    assert "WEB_THREADS='-1' is below its minimum, 0" in result.stderr
+    assert _settings_value({"WEB_THREADS": "0"}, "settings.WEB_THREADS").stdout.strip() == "0"
+
+
 def _settings_value(env: dict, expression: str) -> subprocess.CompletedProcess:
     code = f"import django; django.setup(); from django.conf import settings; print({expression})"
     return subprocess.run(  # noqa: S603
