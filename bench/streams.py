@@ -466,6 +466,7 @@ def main() -> int:
         )
         connection.close()
         server = _server(_url_with_db(os.environ["DATABASE_URL"], DB_NAME))
+        _probe_health(1)  # warm-up: a worker's first probes come before its first readiness check
         baseline = _probe_health(5)
 
         status, opened = _call("POST", f"/api/v1/tables/{world['table']}/rounds/", world["device"])

@@ -18,7 +18,8 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 
 from django.conf import settings
 
-PROBES = re.compile(r"^/(?:api/v1/health|health/(?:live|ready))/?\Z")
+# /api/v1/health/, /api/v1/health/live/, /api/v1/health/ready/ (with or without the slash).
+PROBES = re.compile(r"^/api/v1/health(?:/live|/ready)?/?\Z")
 
 _slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
 

@@ -11,6 +11,13 @@ the response's close), each hop a future, a context copy and a wake-up of the ot
 py-spy of a worker placing bets found the loop's side of those hops using as much of the GIL
 as the bet itself (README "Web server" has the before and after).
 
+The health probes (``casino.admission.PROBES``) are answered on the loop itself, through the
+same middleware and views, from the readiness a thread of the worker checks every
+``HEALTH_CHECK_EVERY_S`` (``casino.health.ReadinessMonitor``): no thread hop, no pool connection,
+no round trip, so a busy worker's GIL and threads do not delay them. A probe that carries a
+cookie (its session would be read from the database, which the loop must not do) or comes
+before the first check takes the thread like any request.
+
 At most ``WEB_THREADS`` requests run their sync part at once (``casino/admission.py``: the rest
 wait in the loop, probes don't). The threads: a request borrows an idle single-thread executor
 (one thread per request in flight, started once and reused), so a warm loop starts no thread;
@@ -31,6 +38,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 os.environ.setdefault("DB_POOL", "1")  # see DATABASES in casino/settings.py
@@ -42,7 +50,8 @@ from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
 from django.urls import URLPattern, URLResolver, get_resolver, set_script_prefix
 
-from casino.admission import admitted
+from casino import health
+from casino.admission import PROBES, admitted
 
 IDLE_THREADS_KEPT = 64  # more idle request threads than this are let go
 _DONE = object()
@@ -78,6 +87,7 @@ class PooledThreadASGIHandler(ASGIHandler):
         self._sync = BaseHandler()  # its own middleware instances, loaded in sync mode
         self._sync.load_middleware(is_async=False)
         self._async_paths = async_view_paths()
+        self._readiness = health.ReadinessMonitor(every_s=settings.HEALTH_CHECK_EVERY_S)
 
     def _borrow(self) -> ThreadPoolExecutor:
         if self._idle:
@@ -94,10 +104,13 @@ class PooledThreadASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        path = scope["path"].removeprefix(scope.get("root_path", "") or "")
+        if PROBES.match(path) and (report := self._probe_report(scope)) is not None:
+            await self._answer_probe(scope, receive, send, report)
+            return
         executor = self._borrow()
         finished = False
         try:
-            path = scope["path"].removeprefix(scope.get("root_path", "") or "")
             if self._async_paths.match(path):
                 async with ThreadSensitiveContext(executor=executor):
                     await self.handle(scope, receive, send)
@@ -106,6 +119,25 @@ class PooledThreadASGIHandler(ASGIHandler):
             finished = True
         finally:
             self._give_back(executor, reusable=finished)
+
+    def _probe_report(self, scope) -> dict | None:
+        """The readiness to answer this probe with on the loop; None: take a thread."""
+        self._readiness.start()
+        if any(name == b"cookie" for name, _ in scope["headers"]):
+            return None
+        return self._readiness.latest()
+
+    async def _answer_probe(self, scope, receive, send, report: dict) -> None:
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        context = contextvars.copy_context()
+        context.run(health.readiness_known.set, report)
+        # The probes' views answer a plain body: nothing is left to stream or close.
+        start, body, _ = context.run(self._respond, scope, body_file)
+        await send(start)
+        await send({"type": "http.response.body", "body": body})
 
     async def _handle_sync(
         self, scope, receive, send, executor: ThreadPoolExecutor, path: str

@@ -561,8 +561,10 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
 PROMETHEUS_MULTIPROC_DIR = os.environ["PROMETHEUS_MULTIPROC_DIR"]
 # Heartbeats (casino/health.py): how often workers and beat write theirs, and the age past
 # which the detailed health reports one as down; seal lag and settling thresholds likewise.
-# Readiness connects to the broker at most this often per process (casino/health.py).
+# Readiness connects to the broker at most this often per process (casino/health.py); a web
+# worker checks its readiness this often for the probes it answers (casino/asgi.py).
 HEALTH_BROKER_CHECK_EVERY_S = env_int("HEALTH_BROKER_CHECK_EVERY_S", 1)
+HEALTH_CHECK_EVERY_S = env_int("HEALTH_CHECK_EVERY_S", 1, minimum=1)
 HEALTH_HEARTBEAT_EVERY_S = env_int("HEALTH_HEARTBEAT_EVERY_S", 15)
 HEALTH_HEARTBEAT_MAX_AGE_S = env_int("HEALTH_HEARTBEAT_MAX_AGE_S", 60)
 HEALTH_SEAL_LAG_MAX_S = env_int("HEALTH_SEAL_LAG_MAX_S", 120)

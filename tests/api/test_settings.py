@@ -61,6 +61,9 @@ def test_a_negative_bound_is_a_named_startup_error():
     assert result.returncode != 0
     assert "WEB_THREADS='-1' is below its minimum, 0" in result.stderr
     assert _settings_value({"WEB_THREADS": "0"}, "settings.WEB_THREADS").stdout.strip() == "0"
+    # 0 would re-check readiness in a loop without pause.
+    result = _settings_value({"HEALTH_CHECK_EVERY_S": "0"}, "settings.HEALTH_CHECK_EVERY_S")
+    assert "HEALTH_CHECK_EVERY_S='0' is below its minimum, 1" in result.stderr
 
 
 def _settings_value(env: dict, expression: str) -> subprocess.CompletedProcess:

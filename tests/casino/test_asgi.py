@@ -7,12 +7,17 @@ import io
 import json
 import os
 import threading
+import time
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.core import signals
 from django.db import connections
 from django.http import HttpResponse, StreamingHttpResponse
+from django.urls import reverse
+
+from casino.admission import PROBES
+from casino.health import ReadinessMonitor
 
 
 def _import_asgi():
@@ -114,9 +119,9 @@ def recorded(monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_sync_view_runs_in_one_hop_to_its_thread(recorded):
-    status, headers, body, loop_thread = _serve("/api/v1/health/")
-    assert status == 200 and json.loads(body)["status"] == "ok"
-    assert _named(headers)[b"content-type"] == b"application/json"
+    status, headers, body, loop_thread = _serve("/api/v1/health/detail/")
+    assert status == 401 and json.loads(body)["type"].endswith("/not-authenticated")
+    assert _named(headers)[b"content-type"] == b"application/problem+json"
     assert [name for name, _ in recorded] == ["started", "handler", "finished"]
     assert len({thread for _, thread in recorded}) == 1
     assert recorded[0][1] != loop_thread
@@ -213,7 +218,7 @@ def test_past_web_threads_a_request_waits_in_the_loop_and_a_probe_does_not(monke
         second = asyncio.create_task(_request("/slow/2/"))
         await asyncio.sleep(0.3)
         waiting = list(entered)
-        probes = [(await _request(path))[0] for path in ("/api/v1/health/", "/health/live/")]
+        probes = [(await _request(path))[0] for path in ("/api/v1/health/", "/api/v1/health/live/")]
         release.set()
         done = [(await first)[0], (await second)[0]]
         return waiting, probes, done
@@ -221,4 +226,106 @@ def test_past_web_threads_a_request_waits_in_the_loop_and_a_probe_does_not(monke
     waiting, probes, done = _on_a_loop_of_its_own(scenario())
     assert waiting == ["/slow/1/"]  # the second waits for the first's slot
     assert probes == [200, 200] and done == [200, 200]
-    assert entered == ["/slow/1/", "/api/v1/health/", "/health/live/", "/slow/2/"]
+    assert entered == ["/slow/1/", "/api/v1/health/", "/api/v1/health/live/", "/slow/2/"]
+
+
+def test_the_probes_are_exactly_the_liveness_and_readiness_routes():
+    for name in ("health", "health-live", "health-ready"):
+        path = reverse(name)
+        assert PROBES.match(path) and PROBES.match(path.rstrip("/")), path
+    for path in (reverse("health-detail"), reverse("metrics"), "/api/v1/healthz/", "/health/"):
+        assert not PROBES.match(path), path
+
+
+def _report(status: str) -> dict:
+    part = {"ok": status == "ok"}
+    return {"status": status, "database": {"ok": True}, "broker": part, "cache": {"ok": True}}
+
+
+@pytest.fixture
+def readiness(monkeypatch):
+    """The application's readiness monitor, checking a report the test sets (no database,
+    broker or cache touched) every 20 ms, once the test opens the gate."""
+    current = {"report": _report("ok"), "gate": threading.Event()}
+
+    def check():
+        current["gate"].wait(10)
+        return current["report"]
+
+    monitor = ReadinessMonitor(every_s=0.02, check=check)
+    monkeypatch.setattr(asgi.application, "_readiness", monitor)
+    yield current
+    current["gate"].set()
+    monitor.stop()
+
+
+def _until(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_probe_is_answered_on_the_loop_from_the_workers_readiness(recorded, readiness):
+    """Through the same middleware and view as on a thread, with the report the worker's
+    monitor checked; before its first check, and with a cookie, on a thread."""
+    monitor = asgi.application._readiness
+    status, _, body, loop_thread = _serve("/api/v1/health/")
+    assert status == 200 and json.loads(body)["status"] == "ok"
+    assert recorded[0][1] != loop_thread  # no report yet: checked on the thread
+    readiness["gate"].set()
+    _until(lambda: monitor.latest() is not None)
+
+    for path in ("/api/v1/health/", "/api/v1/health/ready/", "/api/v1/health/live/"):
+        recorded.clear()
+        status, on_loop, body, loop_thread = _serve(path)
+        assert status == 200 and json.loads(body)["status"] == "ok", (path, body)
+        assert [name for name, _ in recorded] == ["started", "handler", "finished"]
+        assert {thread for _, thread in recorded} == {loop_thread}, path
+
+    readiness["report"] = _report("unavailable")
+    _until(lambda: monitor.latest()["status"] == "unavailable")
+    status, _, body, _ = _serve("/api/v1/health/")
+    assert status == 503
+    assert json.loads(body) == {
+        "status": "unavailable", "database": {"ok": True}, "broker": {"ok": False},
+        "cache": {"ok": True},
+    }  # fmt: skip
+    status, _, body, _ = _serve("/api/v1/health/ready/")
+    assert status == 503 and json.loads(body)["broker"] == {"ok": False}
+
+    # A cookie may be a session's, read from the database: the probe takes a thread, and
+    # gets the same middleware's headers.
+    readiness["report"] = _report("ok")
+    _until(lambda: monitor.latest()["status"] == "ok")
+    recorded.clear()
+    status, on_thread, _, loop_thread = _serve(
+        "/api/v1/health/live/", headers=[(b"cookie", b"flavour=plain")]
+    )
+    assert status == 200 and recorded[0][1] != loop_thread
+    assert {name for name, _ in on_thread} == {name for name, _ in on_loop}
+    assert b"x-content-type-options" in _named(on_loop)
+
+
+def test_an_overdue_or_failing_check_makes_the_worker_unavailable(caplog):
+    now = {"t": 100.0}
+    calls = []
+
+    def check():
+        calls.append(now["t"])
+        if len(calls) > 1:
+            raise RuntimeError("the check itself broke")
+        return _report("ok")
+
+    monitor = ReadinessMonitor(every_s=0.02, check=check, clock=lambda: now["t"])
+    assert monitor.latest() is None
+    monitor.start()
+    _until(lambda: len(calls) >= 3)  # a failing check is logged and tried again
+    monitor.stop()
+    assert monitor.latest()["status"] == "ok"
+    assert "the readiness check failed" in caplog.text
+    now["t"] += 0.02 + ReadinessMonitor.OVERDUE_S + 0.01
+    overdue = monitor.latest()
+    assert overdue["status"] == "unavailable"
+    assert overdue["database"] == {"ok": False, "error": "CheckOverdue"}
