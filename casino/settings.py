@@ -137,6 +137,17 @@ if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
 DATABASES["default"].setdefault("OPTIONS", {})
 DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
+# A process frozen inside a transaction (stopped, swapping, a debugger) would keep its row
+# locks, e.g. a box's during betting, until it died: past this, PostgreSQL ends its session and
+# the locks go with it (0: never). Not by default under the test runner, whose own connection
+# holds each test's transaction open while the test waits on servers and workers.
+_idle_s = env_int("DB_IDLE_IN_TRANSACTION_TIMEOUT_S", 0 if CASINO_ENV == "test" else 30, minimum=0)
+DATABASES["default"]["OPTIONS"]["options"] = " ".join(
+    filter(None, [
+        DATABASES["default"]["OPTIONS"].get("options"),
+        f"-c idle_in_transaction_session_timeout={_idle_s * 1000}",
+    ])
+)  # fmt: skip
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 # A persistent connection the server dropped (a database restart) is replaced before the
 # request uses it, instead of failing that request.
