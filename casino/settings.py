@@ -131,12 +131,16 @@ if not DATABASE_URL:
 
     DATABASE_URL = ensure_database_url()
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+    )
 }
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
 DATABASES["default"].setdefault("OPTIONS", {})
-DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
+DATABASES["default"]["OPTIONS"].setdefault(
+    "connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5, minimum=1)
+)
 # A process frozen inside a transaction (stopped, swapping, a debugger) would keep its row
 # locks, e.g. a box's during betting, until it died: past this, PostgreSQL ends its session and
 # the locks go with it (0: never). Not by default under the test runner, whose own connection
@@ -162,9 +166,9 @@ if env_bool("DB_POOL"):
     DATABASES["default"]["ENGINE"] = "casino.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"]["pool"] = {
-        "min_size": env_int("DB_POOL_MIN", 2),
-        "max_size": env_int("DB_POOL_MAX", 20),
-        "timeout": env_int("DB_POOL_TIMEOUT", 10),
+        "min_size": env_int("DB_POOL_MIN", 2, minimum=0),
+        "max_size": env_int("DB_POOL_MAX", 20, minimum=1),
+        "timeout": env_int("DB_POOL_TIMEOUT", 10, minimum=1),
     }
 # Requests whose sync part one web worker runs at once under the ASGI server; the rest wait in
 # its event loop (casino/admission.py says why; 0: no bound).
@@ -181,16 +185,20 @@ if MIGRATION_DATABASE_URL:
 # reports, replays, the audit browser, table accounting. Tests create no database on it: the
 # standby replays the test database the primary's test run creates.
 DATABASE_REPLICA_URL = env_str("DATABASE_REPLICA_URL")
-DATABASE_REPLICA_MAX_LAG_S = env_int("DATABASE_REPLICA_MAX_LAG_S", 5)
-DATABASE_REPLICA_CHECK_EVERY_S = env_int("DATABASE_REPLICA_CHECK_EVERY_S", 2)
+DATABASE_REPLICA_MAX_LAG_S = env_int("DATABASE_REPLICA_MAX_LAG_S", 5, minimum=0)
+DATABASE_REPLICA_CHECK_EVERY_S = env_int("DATABASE_REPLICA_CHECK_EVERY_S", 2, minimum=1)
 if DATABASE_REPLICA_URL:
     DATABASES["replica"] = {
-        **dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60)),
+        **dj_database_url.parse(
+            DATABASE_REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+        ),
         "CONN_HEALTH_CHECKS": True,
         "TEST": {"MIRROR": "default"},
     }
     DATABASES["replica"].setdefault("OPTIONS", {})
-    DATABASES["replica"]["OPTIONS"].setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
+    DATABASES["replica"]["OPTIONS"].setdefault(
+        "connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5, minimum=1)
+    )
 DATABASE_ROUTERS = ["casino.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -204,7 +212,7 @@ CACHE_URL = env_str("CACHE_URL", "")
 # of failing with "Too many connections" (bench/streams.py found it).
 REDIS_CACHE_OPTIONS = {
     "pool_class": "redis.BlockingConnectionPool",
-    "max_connections": env_int("CACHE_MAX_CONNECTIONS", 100),
+    "max_connections": env_int("CACHE_MAX_CONNECTIONS", 100, minimum=1),
     "timeout": 5,
 }
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
@@ -286,20 +294,20 @@ CONTENT_SECURITY_POLICY = {
 # --- Staff accounts (casino/staff) ---------------------------------------------------------
 # Pit console alerts (casino/console/selectors.py): this many failed staff logins, or refused
 # API credentials, within CONSOLE_AUTH_BURST_MINUTES; lockouts show for STAFF_LOCKOUT_MINUTES.
-CONSOLE_AUTH_BURST_MINUTES = env_int("CONSOLE_AUTH_BURST_MINUTES", 5)
-CONSOLE_FAILED_LOGIN_BURST = env_int("CONSOLE_FAILED_LOGIN_BURST", 5)
-CONSOLE_REFUSED_CREDENTIAL_BURST = env_int("CONSOLE_REFUSED_CREDENTIAL_BURST", 20)
+CONSOLE_AUTH_BURST_MINUTES = env_int("CONSOLE_AUTH_BURST_MINUTES", 5, minimum=1)
+CONSOLE_FAILED_LOGIN_BURST = env_int("CONSOLE_FAILED_LOGIN_BURST", 5, minimum=1)
+CONSOLE_REFUSED_CREDENTIAL_BURST = env_int("CONSOLE_REFUSED_CREDENTIAL_BURST", 20, minimum=1)
 # Every console/API staff session passed a second factor (TOTP, backup code or a device
 # remembered for STAFF_MFA_REMEMBER_DAYS; 0 disables remembering).
 STAFF_MFA_REMEMBER_DAYS = env_int("STAFF_MFA_REMEMBER_DAYS", 7)
 OTP_TOTP_ISSUER = env_str("OTP_TOTP_ISSUER", "Casino pit console")
-STAFF_IDLE_TIMEOUT_MINUTES = env_int("STAFF_IDLE_TIMEOUT_MINUTES", 15)
-STAFF_SESSION_MAX_HOURS = env_int("STAFF_SESSION_MAX_HOURS", 12)
+STAFF_IDLE_TIMEOUT_MINUTES = env_int("STAFF_IDLE_TIMEOUT_MINUTES", 15, minimum=1)
+STAFF_SESSION_MAX_HOURS = env_int("STAFF_SESSION_MAX_HOURS", 12, minimum=1)
 SESSION_COOKIE_AGE = STAFF_SESSION_MAX_HOURS * 3600
 # Lockout (django-axes): STAFF_LOCKOUT_FAILURES failed logins (password or second factor) of
 # a username lock it out for STAFF_LOCKOUT_MINUTES, doubled per earlier lockout that day.
-STAFF_LOCKOUT_FAILURES = env_int("STAFF_LOCKOUT_FAILURES", 10)
-STAFF_LOCKOUT_MINUTES = env_int("STAFF_LOCKOUT_MINUTES", 30)
+STAFF_LOCKOUT_FAILURES = env_int("STAFF_LOCKOUT_FAILURES", 10, minimum=1)
+STAFF_LOCKOUT_MINUTES = env_int("STAFF_LOCKOUT_MINUTES", 30, minimum=1)
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -363,7 +371,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_BROKER_CONNECTION_TIMEOUT = env_int("CELERY_BROKER_CONNECTION_TIMEOUT", 4)
+CELERY_BROKER_CONNECTION_TIMEOUT = env_int("CELERY_BROKER_CONNECTION_TIMEOUT", 4, minimum=1)
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULE = {
     "idempotency-purge": {"task": "api.idempotency_purge_expired", "schedule": 3600.0},
@@ -372,8 +380,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
     },
     # Sealing lag bounds how long an event is unsealed; a full verification walks everything.
-    "audit-seal": {"task": "audit.seal", "schedule": env_int("AUDIT_SEAL_EVERY_S", 10)},
-    "audit-verify": {"task": "audit.verify", "schedule": env_int("AUDIT_VERIFY_EVERY_S", 3600)},
+    "audit-seal": {"task": "audit.seal", "schedule": env_int("AUDIT_SEAL_EVERY_S", 10, minimum=1)},
+    "audit-verify": {
+        "task": "audit.verify",
+        "schedule": env_int("AUDIT_VERIFY_EVERY_S", 3600, minimum=1),
+    },
 }
 
 # --- API platform -------------------------------------------------------------------------
@@ -494,17 +505,17 @@ CELERY_BEAT_SCHEDULE["retention-partitions-ensure"] = {
 LOGGING = logging_config(level=env_str("LOG_LEVEL", "INFO"), fmt=env_str("LOG_FORMAT", "json"))
 
 # --- Ledger: operator webhooks (ledger/webhooks.py) ---------------------------------------
-LEDGER_WEBHOOK_BACKOFF_SECONDS = env_int("LEDGER_WEBHOOK_BACKOFF_SECONDS", 1)
-LEDGER_WEBHOOK_MAX_ATTEMPTS = env_int("LEDGER_WEBHOOK_MAX_ATTEMPTS", 12)
+LEDGER_WEBHOOK_BACKOFF_SECONDS = env_int("LEDGER_WEBHOOK_BACKOFF_SECONDS", 1, minimum=0)
+LEDGER_WEBHOOK_MAX_ATTEMPTS = env_int("LEDGER_WEBHOOK_MAX_ATTEMPTS", 12, minimum=1)
 # Deliveries run on a queue of their own (a worker with a thread pool: `make demo` starts one),
 # so an operator's slow endpoint never holds up settlement on the main queue.
 LEDGER_WEBHOOK_QUEUE = env_str("LEDGER_WEBHOOK_QUEUE", "webhooks")
-LEDGER_WEBHOOK_CONNECT_TIMEOUT = env_int("LEDGER_WEBHOOK_CONNECT_TIMEOUT", 3)
-LEDGER_WEBHOOK_READ_TIMEOUT = env_int("LEDGER_WEBHOOK_READ_TIMEOUT", 5)
+LEDGER_WEBHOOK_CONNECT_TIMEOUT = env_int("LEDGER_WEBHOOK_CONNECT_TIMEOUT", 3, minimum=1)
+LEDGER_WEBHOOK_READ_TIMEOUT = env_int("LEDGER_WEBHOOK_READ_TIMEOUT", 5, minimum=1)
 # Per operator: deliveries in flight at once, and the circuit breaker (opens after this many
 # consecutive failed attempts, for the cool-off; then one probe decides).
-LEDGER_WEBHOOK_MAX_IN_FLIGHT = env_int("LEDGER_WEBHOOK_MAX_IN_FLIGHT", 4)
-LEDGER_WEBHOOK_CIRCUIT_FAILURES = env_int("LEDGER_WEBHOOK_CIRCUIT_FAILURES", 5)
+LEDGER_WEBHOOK_MAX_IN_FLIGHT = env_int("LEDGER_WEBHOOK_MAX_IN_FLIGHT", 4, minimum=1)
+LEDGER_WEBHOOK_CIRCUIT_FAILURES = env_int("LEDGER_WEBHOOK_CIRCUIT_FAILURES", 5, minimum=1)
 LEDGER_WEBHOOK_CIRCUIT_COOLOFF_SECONDS = env_int("LEDGER_WEBHOOK_CIRCUIT_COOLOFF_SECONDS", 30)
 # Egress allow-list (ledger/egress.py): webhook targets must be public addresses; these hosts
 # or networks (e.g. "127.0.0.1", "10.1.0.0/16", "hooks.internal") are allowed anyway.
@@ -528,10 +539,10 @@ CELERY_BEAT_SCHEDULE["ledger-operator-events-sweep"] = {
 # --- Tables: timers and settlement safety net (tables/services/timers.py timers_sweep) ---
 CELERY_BEAT_SCHEDULE["tables-timers-sweep"] = {
     "task": "tables.timers_sweep",
-    "schedule": env_int("TABLES_TIMERS_SWEEP_EVERY_S", 5),
+    "schedule": env_int("TABLES_TIMERS_SWEEP_EVERY_S", 5, minimum=1),
 }
 # --- Sandbox: the sandbox dealer's pass over sandbox tables (casino/sandbox/services.py) ---
-SANDBOX_DRIVE_EVERY_S = env_int("SANDBOX_DRIVE_EVERY_S", 1)
+SANDBOX_DRIVE_EVERY_S = env_int("SANDBOX_DRIVE_EVERY_S", 1, minimum=1)
 CELERY_BEAT_SCHEDULE["sandbox-tables-drive"] = {
     "task": "sandbox.tables_drive",
     "schedule": SANDBOX_DRIVE_EVERY_S,
@@ -542,9 +553,11 @@ CELERY_BEAT_SCHEDULE["sandbox-tables-drive"] = {
 # client reconnects with Last-Event-ID (0 under test so the API fuzzer never waits), seconds
 # between heartbeats, and the streams one credential may hold open at once (across processes,
 # counted in the cache).
-TABLES_STREAM_SECONDS = env_int("TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "test" else 300)
-TABLES_STREAM_HEARTBEAT_SECONDS = env_int("TABLES_STREAM_HEARTBEAT_SECONDS", 15)
-TABLES_STREAMS_PER_CREDENTIAL = env_int("TABLES_STREAMS_PER_CREDENTIAL", 20)
+TABLES_STREAM_SECONDS = env_int(
+    "TABLES_STREAM_SECONDS", 0 if CASINO_ENV == "test" else 300, minimum=0
+)
+TABLES_STREAM_HEARTBEAT_SECONDS = env_int("TABLES_STREAM_HEARTBEAT_SECONDS", 15, minimum=1)
+TABLES_STREAMS_PER_CREDENTIAL = env_int("TABLES_STREAMS_PER_CREDENTIAL", 20, minimum=1)
 # How long a table's stream reader lets commits gather before one read and one write per
 # subscriber for all of them (README "Live streams": with 1,000 subscribers, 20 ms spent the
 # web workers' CPU on writes of one or two events each, at the bets' expense).
@@ -574,10 +587,10 @@ PROMETHEUS_MULTIPROC_DIR = os.environ["PROMETHEUS_MULTIPROC_DIR"]
 # which the detailed health reports one as down; seal lag and settling thresholds likewise.
 # Readiness connects to the broker at most this often per process (casino/health.py); a web
 # worker checks its readiness this often for the probes it answers (casino/asgi.py).
-HEALTH_BROKER_CHECK_EVERY_S = env_int("HEALTH_BROKER_CHECK_EVERY_S", 1)
+HEALTH_BROKER_CHECK_EVERY_S = env_int("HEALTH_BROKER_CHECK_EVERY_S", 1, minimum=0)
 HEALTH_CHECK_EVERY_S = env_int("HEALTH_CHECK_EVERY_S", 1, minimum=1)
-HEALTH_HEARTBEAT_EVERY_S = env_int("HEALTH_HEARTBEAT_EVERY_S", 15)
-HEALTH_HEARTBEAT_MAX_AGE_S = env_int("HEALTH_HEARTBEAT_MAX_AGE_S", 60)
+HEALTH_HEARTBEAT_EVERY_S = env_int("HEALTH_HEARTBEAT_EVERY_S", 15, minimum=1)
+HEALTH_HEARTBEAT_MAX_AGE_S = env_int("HEALTH_HEARTBEAT_MAX_AGE_S", 60, minimum=1)
 HEALTH_SEAL_LAG_MAX_S = env_int("HEALTH_SEAL_LAG_MAX_S", 120)
 HEALTH_SETTLING_MAX_S = env_int("HEALTH_SETTLING_MAX_S", 60)
 CELERY_BEAT_SCHEDULE["casino-heartbeat"] = {

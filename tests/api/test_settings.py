@@ -3,6 +3,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -64,6 +66,21 @@ def test_a_negative_bound_is_a_named_startup_error():
     # 0 would re-check readiness in a loop without pause.
     result = _settings_value({"HEALTH_CHECK_EVERY_S": "0"}, "settings.HEALTH_CHECK_EVERY_S")
     assert "HEALTH_CHECK_EVERY_S='0' is below its minimum, 1" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "minimum"),
+    [
+        ("HEALTH_HEARTBEAT_EVERY_S", "0", 1),  # a heartbeat thread writing without pause
+        ("DB_POOL_MAX", "0", 1),  # a pool that can lend nothing (read with DB_POOL on)
+        ("LEDGER_WEBHOOK_MAX_IN_FLIGHT", "0", 1),  # no delivery could ever start
+        ("STAFF_LOCKOUT_FAILURES", "-3", 1),
+    ],
+)
+def test_every_count_and_interval_has_a_floor(name, value, minimum):
+    result = _settings_value({name: value, "DB_POOL": "1"}, "settings.DATABASES")
+    assert result.returncode != 0
+    assert f"{name}={value!r} is below its minimum, {minimum}" in result.stderr
 
 
 def _settings_value(env: dict, expression: str) -> subprocess.CompletedProcess:
