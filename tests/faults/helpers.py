@@ -216,49 +216,21 @@ class Gunicorn:
 
 @contextlib.contextmanager
 def asgi_server(name: str, **env: str):
-    """The production web entry point (``casino/serve.py web``: gunicorn and one uvicorn worker
-    on ASGI) with production settings on the test database; yields its port. ``env`` adds to
-    or overrides the process's environment; ``name`` keeps its data folder apart."""
-    from casino.serve import web_command
-    from conftest import wait_until
-
-    port = free_port()
-    process = subprocess.Popen(  # noqa: S603
-        web_command(bind=f"127.0.0.1:{port}", workers=1, log_level="error"),
-        cwd=ROOT, start_new_session=True,
-        env={
-            **os.environ,
-            "CASINO_ENV": "production",
-            "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback, no TLS proxy in front
-            "SECRET_KEY": f"{name}-" + uuid.uuid4().hex,
-            "AUDIT_SIGNING_KEYS": base64.b64encode(os.urandom(32)).decode(),
-            "DATABASE_URL": database_url(),
+    """``Gunicorn(asgi=True)`` with one worker and no broker, as a context; yields its port.
+    ``env`` adds to or overrides the process's environment; ``name`` keeps its data folder
+    apart."""
+    server = Gunicorn(
+        database_url(), workers=1, asgi=True,
+        extra_env={
             "CELERY_BROKER_URL": "memory://",
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "LOG_LEVEL": "ERROR",
             "CASINO_DATA_DIR": str(ROOT / ".data" / name),
             **env,
         },
     )  # fmt: skip
     try:
-
-        def healthy() -> bool:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/api/v1/health/")
-                return conn.getresponse().status == 200
-            except OSError:
-                return False
-
-        wait_until(healthy, timeout=60, message="the ASGI server did not start")
-        yield port
+        yield server.port
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
+        server.stop()
 
 
 def post_bet(port: int, key: str, slot: tuple, idem: str, timeout: float = 30):
