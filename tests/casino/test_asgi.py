@@ -242,10 +242,11 @@ def _report(status: str) -> dict:
     return {"status": status, "database": {"ok": True}, "broker": part, "cache": {"ok": True}}
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def readiness(monkeypatch):
     """The application's readiness monitor, checking a report the test sets (no database,
-    broker or cache touched) every 20 ms, once the test opens the gate."""
+    broker or cache touched) every 20 ms, once the test opens the gate; stopped after the test
+    (the application's own would check on, for the rest of the test session)."""
     current = {"report": _report("ok"), "gate": threading.Event()}
 
     def check():
