@@ -3,29 +3,13 @@
 import os
 import time
 
-from celery import Celery, bootsteps, signals
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 
 app = Celery("casino")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-
-
-class PromptShutdown(bootsteps.StartStopStep):
-    """Wake the worker's event loop every second. A stop signal only sets a flag the loop reads
-    between polls, and an idle loop polls for up to 10 s (kombu's longest timer wait): a worker
-    took 8.5 s to begin a warm shutdown of nothing (a deploy, a scale-down, every test's
-    teardown)."""
-
-    requires = {"celery.worker.components:Hub"}
-
-    def start(self, worker):
-        if worker.hub is not None:  # no event loop: the pool's own wait sees the flag
-            worker.hub.call_repeatedly(1.0, lambda: None)
-
-
-app.steps["worker"].add(PromptShutdown)
 
 
 @app.task(name="casino.heartbeat")
