@@ -160,7 +160,7 @@ class ReadinessMonitor:
         if self._clock() - checked_at <= self._every + self.OVERDUE_S:
             return report
         overdue = {"ok": False, "error": "CheckOverdue"}
-        return {"status": "unavailable", "database": overdue, "broker": overdue, "cache": overdue}
+        return {"status": "unavailable", **{part: overdue for part in report if part != "status"}}
 
 
 # --- heartbeats ----------------------------------------------------------------------------
