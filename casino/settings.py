@@ -130,17 +130,13 @@ if not DATABASE_URL:
     from casino.embedded import ensure_database_url
 
     DATABASE_URL = ensure_database_url()
-DATABASES = {
-    "default": dj_database_url.parse(
-        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0)
-    )
-}
+_conn_max_age = env_int("DB_CONN_MAX_AGE", 60, minimum=0)
+_connect_timeout = env_int("DB_CONNECT_TIMEOUT", 5, minimum=1)
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=_conn_max_age)}
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
 DATABASES["default"].setdefault("OPTIONS", {})
-DATABASES["default"]["OPTIONS"].setdefault(
-    "connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5, minimum=1)
-)
+DATABASES["default"]["OPTIONS"].setdefault("connect_timeout", _connect_timeout)
 # A process frozen inside a transaction (stopped, swapping, a debugger) would keep its row
 # locks, e.g. a box's during betting, until it died: past this, PostgreSQL ends its session and
 # the locks go with it (0: never). Not by default under the test runner, whose own connection
@@ -189,16 +185,12 @@ DATABASE_REPLICA_MAX_LAG_S = env_int("DATABASE_REPLICA_MAX_LAG_S", 5, minimum=0)
 DATABASE_REPLICA_CHECK_EVERY_S = env_int("DATABASE_REPLICA_CHECK_EVERY_S", 2, minimum=1)
 if DATABASE_REPLICA_URL:
     DATABASES["replica"] = {
-        **dj_database_url.parse(
-            DATABASE_REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0)
-        ),
+        **dj_database_url.parse(DATABASE_REPLICA_URL, conn_max_age=_conn_max_age),
         "CONN_HEALTH_CHECKS": True,
         "TEST": {"MIRROR": "default"},
     }
     DATABASES["replica"].setdefault("OPTIONS", {})
-    DATABASES["replica"]["OPTIONS"].setdefault(
-        "connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5, minimum=1)
-    )
+    DATABASES["replica"]["OPTIONS"].setdefault("connect_timeout", _connect_timeout)
 DATABASE_ROUTERS = ["casino.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
