@@ -119,11 +119,14 @@ class WorkerProcess:
             if " ready." in line:
                 self._ready.set()
 
-    def stop(self) -> None:
+    def stop(self, grace: float = 5) -> None:
+        """SIGTERM (a warm shutdown: the task in hand finishes), SIGKILL after ``grace`` seconds.
+        An idle worker stops in under a second; a test's teardown need not wait out a task no
+        assertion looks at (e.g. an RTP still being computed)."""
         if self.process and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(15)
+                self.process.wait(grace)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)

@@ -283,16 +283,20 @@ class Bettor(threading.Thread):
 
 
 def settle_unknown(port: int, key: str, log: list, *, deadline: float = 60) -> dict[str, int]:
-    """Re-send every request whose outcome the client does not know (503, dropped connection,
-    500) with the same Idempotency-Key until it gets a definite answer. Returns the final status
-    per key."""
-    final = {}
+    """Re-send every request whose outcome the client did not know at some attempt (503,
+    dropped connection, 500) with the same Idempotency-Key until it gets a definite answer: a key
+    accepted on a later attempt is sent again too, and must replay. Returns the final status per
+    key."""
+    definite = (201, 409, 422)
+    final = {idem: status for _, idem, status, *_ in log}  # the log is in time order
+    unsure = {idem: slot for slot, idem, status, *_ in log if status not in definite}
     end = time.monotonic() + deadline
-    for slot, idem, status, *_ in log:
-        while status not in (201, 409, 422) and time.monotonic() < end:
+    for idem, slot in unsure.items():
+        while True:
+            final[idem], _, _ = post_bet(port, key, slot, idem)
+            if final[idem] in definite or time.monotonic() >= end:
+                break
             time.sleep(0.2)
-            status, _, _ = post_bet(port, key, slot, idem)
-        final[idem] = status
     return final
 
 
