@@ -53,6 +53,7 @@ from numba import njit
     I_INSURANCE,
     I_EVEN_MONEY,
     I_PONTOON_AT_ONCE,
+    I_PONTOON_SECOND_ONLY,
     I_PFCT,
     I_FCT_AT_ONCE,
     I_21_AT_ONCE,
@@ -62,7 +63,7 @@ from numba import njit
     I_BONUS_DOUBLED,
     I_SUPER_RANK,
     I_NPARAMS,
-) = range(48)
+) = range(49)
 
 F_WIN, F_PONTOON, F_FCT, F_EVEN, F_SUR, F_SUPER, F_NPARAMS = range(7)
 
@@ -411,17 +412,22 @@ def play_round(shoe, pos, lazy, P, F, ladder, bonus, keys, vals, rkeys, rvals, r
                 decided = True
             if P[I_21_AT_ONCE] and tot == 21:
                 decided = True
-            if P[I_PONTOON_AT_ONCE] and dbl[i] == 0 and n == 2 and d0 != 1 and d0 != 10:
+            pontoon = False
+            if dbl[i] == 0 and n == 2:
                 a, b = _val(cards[i, 0]), _val(cards[i, 1])
                 if (a == 1 and b == 10) or (a == 10 and b == 1):
-                    if (
+                    pontoon = (
                         not split
                         or P[I_SPLIT_PONTOON] == 2
                         or (P[I_SPLIT_PONTOON] == 1 and split_aces)
-                    ):
-                        decided = True
+                    )
+            if pontoon and P[I_PONTOON_AT_ONCE] and d0 != 1 and d0 != 10:
+                decided = True
             if not decided:
-                need_full = True
+                if pontoon and P[I_PONTOON_SECOND_ONLY]:
+                    need_second = True
+                else:
+                    need_full = True
         elif status[i] == SURRENDERED and P[I_SUR_VOID]:
             need_second = True
     if need_full or need_second:

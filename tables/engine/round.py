@@ -501,7 +501,11 @@ class RoundState(RoundQueries):
         for box in self.boxes.values():
             for h in box.hands:
                 if h.status == HandStatus.STOOD:
-                    if any(not self.decided_at_once(h, k) for k in h.stakes):
+                    if all(self.decided_at_once(h, k) for k in h.stakes):
+                        continue
+                    if self.rules.pontoon_waits_for_second_card_only and self.is_pontoon(h):
+                        second = True
+                    else:
                         full = True
                 elif h.status == HandStatus.SURRENDERED and not self.decided_at_once(h):
                     second = True

@@ -216,6 +216,9 @@ class RuleSet(_JsonDataclass):
     even_money: bool = False
     insurance_max: Odds = (1, 2)  # of the bet's own original stake
     pontoon_decided_at_once: bool = False  # when the dealer's first card cannot make Pontoon
+    # §4: a Pontoon waiting for the dealer needs only the dealer's second card (only a dealer
+    # Pontoon beats it). Off by default so a stored rule set from before it replays as played.
+    pontoon_waits_for_second_card_only: bool = False
     # ranking
     player_five_card_trick: bool = False
     dealer_five_card_trick: bool = False
@@ -544,6 +547,7 @@ _BRITISH = RuleSet(
     insurance=True,
     even_money=True,
     pontoon_decided_at_once=True,
+    pontoon_waits_for_second_card_only=True,
     player_five_card_trick=True,
     five_card_trick_decided_at_once=True,
     dealer_pontoon_rule="takes_all",

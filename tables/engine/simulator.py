@@ -126,6 +126,7 @@ def compile_game(rules: RuleSet, payouts: PayoutSchedule, maths: GameMaths) -> C
     P[K.I_INSURANCE] = r.insurance
     P[K.I_EVEN_MONEY] = r.even_money
     P[K.I_PONTOON_AT_ONCE] = r.pontoon_decided_at_once
+    P[K.I_PONTOON_SECOND_ONLY] = r.pontoon_waits_for_second_card_only
     P[K.I_PFCT] = r.player_five_card_trick
     P[K.I_FCT_AT_ONCE] = r.five_card_trick_decided_at_once
     P[K.I_21_AT_ONCE] = r.twenty_one_decided_at_once

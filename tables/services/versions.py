@@ -65,19 +65,22 @@ def payout_schedule_version_create(
 def preset_versions_ensure(
     *, actor: Actor, preset: str
 ) -> tuple[RuleSetVersion, PayoutScheduleVersion]:
-    """The latest versions named ``preset`` whose documents equal the engine's preset,
-    created when missing (demo, tests, first set-up)."""
+    """The latest versions named ``preset`` whose documents mean the engine's preset, created
+    when missing (demo, tests, first set-up). Compared as read by the engine: a version stored
+    before a rule-set field was added (its default filled in on reading) is still the preset's
+    when the preset keeps that default, so an engine release re-versions only the presets it
+    changes."""
     rules, payouts = eng.get_preset(preset)
     out = []
-    for model, doc, create in (
-        (RuleSetVersion, rules.to_json(), rule_set_version_create),
-        (PayoutScheduleVersion, payouts.to_json(), payout_schedule_version_create),
+    for model, engine_doc, create in (
+        (RuleSetVersion, rules, rule_set_version_create),
+        (PayoutScheduleVersion, payouts, payout_schedule_version_create),
     ):
         last = model.objects.filter(name=preset).order_by("-version").first()
-        if last is not None and last.document == doc:
+        if last is not None and type(engine_doc).from_json(last.document) == engine_doc:
             out.append(last)
         else:
-            out.append(create(actor=actor, name=preset, document=doc))
+            out.append(create(actor=actor, name=preset, document=engine_doc.to_json()))
     return out[0], out[1]
 
 

@@ -7,13 +7,17 @@ import pytest
 
 from tables.engine import (
     PRESETS,
+    BetPlaced,
     ImpossibleCard,
+    InvalidEvent,
     PayoutSchedule,
     RuleConflict,
     RuleSet,
+    apply,
     deck,
     get_preset,
     hand_total,
+    new_round,
     parse_card,
 )
 from tables.engine.settlement import _odds_pay
@@ -153,3 +157,39 @@ def test_s2_crown_21_decided_at_once_is_a_field_other_presets_and_old_documents_
     assert doc["twenty_one_decided_at_once"] is True
     del doc["twenty_one_decided_at_once"]
     assert RuleSet.from_json(doc).twenty_one_decided_at_once is False
+
+
+def test_s2_a_pontoon_waiting_for_the_second_card_only_is_british_and_off_in_old_documents():
+    """§4 "(a standing hand, a Pontoon waiting, or insurance pending — then the second card
+    only)", read this way since 2026-12-05: a rule-set field only british_casino sets, off in a
+    document stored before it, so a round played then (the dealer drew on for a lone Pontoon)
+    replays as played."""
+    field = "pontoon_waits_for_second_card_only"
+    assert {n for n, p in PRESETS.items() if getattr(p.rules, field)} == {"british_casino"}
+    doc = PRESETS["british_casino"].rules.to_json()
+    del doc[field]
+    assert getattr(RuleSet.from_json(doc), field) is False
+
+
+@pytest.mark.parametrize(
+    ("preset", "boxes"),
+    [
+        ("crown", 7),  # §3.1 "7 boxes"
+        ("british_casino", 7),  # §4 silent; rules.py reading "7 boxes" (seed silent)
+        ("online_8deck", 5),  # §5 "up to 5 boxes at once"
+        ("online_2deck", 5),  # §6 "5 boxes"
+        ("traditional", 9),  # §7 "Up to 9 boxes"
+    ],
+)
+def test_s2_box_count_per_preset_last_box_accepted_next_refused(preset, boxes):
+    """§3.1 crown 7 boxes, §5/§6 online 5, §7 traditional "Up to 9 boxes": a bet on box N is
+    accepted, a bet on box N+1 is refused (the box does not exist)."""
+    r, p = get_preset(preset)
+    assert r.boxes == boxes
+    stake = 0 if preset == "traditional" else 1000  # §7 boxes join, then stake
+    s = apply(new_round(r, p), BetPlaced("last", boxes, stake, "p1"))
+    assert list(s.boxes) == [boxes]
+    with pytest.raises(InvalidEvent, match=rf"box {boxes + 1} does not exist \(boxes 1..{boxes}\)"):
+        apply(s, BetPlaced("over", boxes + 1, stake, "p2"))
+    with pytest.raises(InvalidEvent, match="does not exist"):
+        apply(s, BetPlaced("zero", 0, stake, "p3"))

@@ -62,6 +62,28 @@ def test_s4_pontoon_waits_and_loses_to_dealer_pontoon():
     assert paid(st) == {("b1", 1, 0, "pontoon"): 3000}
 
 
+def test_s4_a_waiting_pontoon_needs_only_the_dealers_second_card():
+    """§4 "draws only if a hand still needs the dealer's result (a standing hand, a Pontoon
+    waiting, or insurance pending — then the second card only)": only a dealer Pontoon beats a
+    waiting Pontoon, so the dealer stops at K-5 and the Pontoon is paid 2:1."""
+    s, result = run(P, bets((1, 1000)), ["AS", "KH", "KC", "5D"])
+    assert [str(c) for c in s.dealer] == ["KH", "5D"]
+    assert paid(result) == {("b1", 1, 0, "pontoon"): 3000}
+    # a rule-set version from before this reading: the dealer drew on, and it replays so
+    before = get_preset(P)[0].replace(pontoon_waits_for_second_card_only=False)
+    s, old = run(P, bets((1, 1000)), ["AS", "KH", "KC", "5D", "9C"], rules=before)
+    assert [str(c) for c in s.dealer] == ["KH", "5D", "9C"] and old == result
+
+
+def test_s4_a_standing_hand_beside_a_waiting_pontoon_makes_the_dealer_draw_to_17():
+    s, result = run(
+        P, bets((1, 1000), (2, 1000)),
+        ["AS", "QC", "KH", "KC", "8D", "5D", "6C"], [D(2, "stand")],
+    )  # fmt: skip
+    assert [str(c) for c in s.dealer] == ["KH", "5D", "6C"]
+    assert paid(result) == {("b1", 1, 0, "pontoon"): 3000, ("b2", 2, 0, "lose"): 0}
+
+
 def test_s4_insurance_each_bet_own_choice_pays_2_to_1():
     evs = [BetPlaced("a", 1, 1000, "alice"), BetPlaced("b", 1, 1000, "bob", True)]
     _, st = run(

@@ -61,3 +61,24 @@ def test_crown_shows_its_rtp_by_stake_tier_before_activation():
     assert "5.00: " in text and "24.99: " in text and "25.00: " in text and "Envy bonus" in text
     other, schedule = preset_versions_ensure(actor=Actor.system("test"), preset="online_8deck")
     assert rtp_by_stake(rule_set=other, payout_schedule=schedule) is None
+
+
+@pytest.mark.django_db
+def test_an_engine_field_added_with_its_default_re_versions_only_the_presets_it_changes():
+    """A rule-set version stored before ``pontoon_waits_for_second_card_only`` existed reads
+    with it off: still crown's preset (off there), no longer british_casino's (on, §4)."""
+    from tables.models import RuleSetVersion
+    from tables.services.versions import rule_set_version_create
+
+    actor = Actor.system("test")
+    stored = {}
+    for preset in ("crown", "british_casino"):
+        document = get_preset(preset)[0].to_json()
+        del document["pontoon_waits_for_second_card_only"]
+        stored[preset] = rule_set_version_create(actor=actor, name=preset, document=document)
+    crown, _ = preset_versions_ensure(actor=actor, preset="crown")
+    british, _ = preset_versions_ensure(actor=actor, preset="british_casino")
+    assert crown == stored["crown"]
+    assert british != stored["british_casino"] and british.version == 2
+    assert british.document["pontoon_waits_for_second_card_only"] is True
+    assert RuleSetVersion.objects.count() == 3
