@@ -18,11 +18,20 @@ from tables.engine import (
     apply,
     get_preset,
     new_round,
+    settle,
 )
 
 from .helpers import D, bets, paid, play, run
 
 P = "crown"
+
+
+def _state(bet_events, cards):
+    r, p = get_preset(P)
+    s = new_round(r, p)
+    for e in [*bet_events, BettingClosed(), *map(CardDealt, cards)]:
+        s = apply(s, e)
+    return s
 
 
 def test_s3_1_deal_order_one_dealer_card_box_order():
@@ -167,6 +176,46 @@ def test_s3_2_surrender_only_against_ace_or_picture():
     s = new_round(r, p)
     for e in [*bets((1, 1000)), BettingClosed(), *map(CardDealt, ["QS", "9H", "6C"])]:
         s = apply(s, e)
+    assert "surrender" not in s.legal_actions()
+    with pytest.raises(IllegalAction):
+        apply(s, D(1, "surrender"))
+
+
+@pytest.mark.parametrize("dealer_card", ["QH", "JH"])
+def test_s3_2_crown_surrender_offered_against_dealer_queen_and_jack(dealer_card):
+    """§3.2 "Surrender: only on the box's initial two cards, before any other action, and only
+    when the dealer's first card is A, K, Q or J": offered against a Q and against a J."""
+    s = _state(bets((1, 1000)), ["9S", dealer_card, "7C"])
+    assert s.turn() == Turn(TurnKind.HAND, 1, 0)
+    assert "surrender" in s.legal_actions()
+    # and it is taken: half the original stake back when the dealer makes no Pontoon
+    s = apply(s, D(1, "surrender"))
+    s = apply(s, CardDealt("5D"))  # the dealer's Pontoon check card: Q/J + 5, no Pontoon
+    assert s.phase == "complete"
+    assert paid(settle(s)) == {("b1", 1, 0, "surrender"): 500}
+
+
+def test_s3_2_crown_surrender_refused_after_a_hit():
+    """§3.2 surrender "only on the box's initial two cards, before any other action": after a
+    hit (even one that leaves a two-card-sized total standing) it is no longer offered."""
+    s = _state(bets((1, 1000)), ["2S", "KH", "3C"])
+    assert "surrender" in s.legal_actions()  # offered on the initial two cards against a K
+    s = apply(s, D(1, "hit"))
+    s = apply(s, CardDealt("4D"))  # 2 3 4 = 9: still playing, now three cards
+    assert s.turn() == Turn(TurnKind.HAND, 1, 0)
+    assert "surrender" not in s.legal_actions()
+    with pytest.raises(IllegalAction):
+        apply(s, D(1, "surrender"))
+
+
+def test_s3_2_crown_surrender_refused_after_a_split():
+    """§3.2 surrender "only on the box's initial two cards, before any other action": a split
+    hand's two cards are not the box's initial two cards (dealer Q, so the rank allows it)."""
+    s = _state(bets((1, 1000)), ["8S", "QH", "8C"])
+    assert "surrender" in s.legal_actions()
+    s = apply(s, D(1, "split"))
+    s = apply(s, CardDealt("3D"))  # first split hand: 8 3, two cards
+    assert s.turn() == Turn(TurnKind.HAND, 1, 0) and len(s.hand(1, 0).cards) == 2
     assert "surrender" not in s.legal_actions()
     with pytest.raises(IllegalAction):
         apply(s, D(1, "surrender"))
@@ -400,6 +449,43 @@ def test_s3_3_no_super_bonus_on_split_sevens():
     )
     assert all(x.bonus == 0 for x in st.lines)
     assert st.lines[0].odds_kind == "777_suited" and st.lines[0].paid == 3000
+
+
+def test_s3_3_mixed_suit_777_against_dealer_7_no_super_bonus_pays_3_to_2():
+    """§3.3 "Super Bonus: the hand's first three cards are 7-7-7 of one suit ... and the
+    dealer's first card is a 7": a mixed-suit 7-7-7 against a dealer 7 (stake in the top tier)
+    gets no prize and nobody an envy bonus; it is paid as "7-7-7 mixed suits | 3:2"."""
+    evs = [BetPlaced("a", 1, 3000, "alice"), BetPlaced("d", 2, 1000, "dan")]
+    # box1 7H, box2 9C, dealer 7D, box1 7C, box2 KC; box1 hits 7S (21); box2 stands 19;
+    # the dealer draws K: 17 (hard), stands
+    s, st = run(
+        P,
+        evs,
+        ["7H", "9C", "7D", "7C", "KC", "7S", "KS"],
+        [D(1, "hit"), D(2, "stand")],
+    )
+    assert [c.code for c in s.dealer] == ["7D", "KS"]
+    by = {x.bet_id: x for x in st.lines}
+    a = by["a"]
+    assert (a.result, a.odds_kind, a.odds) == ("win", "777_mixed", (3, 2))
+    assert (a.bonus, a.bonus_kind, a.paid) == (0, "", 3000 + 4500)
+    assert not [x for x in st.lines if x.result == "envy_bonus" or x.bonus_kind]
+    assert paid(st) == {("a", 1, 0, "win"): 7500, ("d", 2, 0, "win"): 2000}
+
+
+def test_s3_3_one_suit_777_against_dealer_8_no_super_bonus_pays_2_to_1():
+    """§3.3 Super Bonus needs "the dealer's first card is a 7 of any suit": 7-7-7 of hearts
+    against a dealer 8 is paid "7-7-7 all one suit, not spades | 2:1", no prize, no envy."""
+    evs = [BetPlaced("a", 1, 3000, "alice"), BetPlaced("d", 2, 1000, "dan")]
+    _, st = run(
+        P,
+        evs,
+        ["7H", "9C", "8D", "7H", "KC", "7H", "KS"],
+        [D(1, "hit"), D(2, "stand")],
+    )
+    a = next(x for x in st.lines if x.bet_id == "a")
+    assert (a.odds_kind, a.odds, a.bonus, a.paid) == ("777_suited", (2, 1), 0, 3000 + 6000)
+    assert not [x for x in st.lines if x.result == "envy_bonus" or x.bonus_kind]
 
 
 def test_s3_4_dealer_hits_soft_17():

@@ -92,6 +92,38 @@ def test_s5_ranking_21_loses_to_five_card_trick_and_ties_to_dealer():
     assert paid(st) == {("b1", 1, 0, "lose"): 0}
 
 
+def test_s5_five_card_tricks_rank_equal_player_20_loses_to_dealer_five_cards_12():
+    """§5 "All Five Card Tricks rank equal, whatever their totals. Equal rank ... → the dealer
+    wins": a player Five Card Trick of 20 loses to a dealer five-card hand of 12."""
+    # box 2S, dealer 2H, box 3S, dealer 2D; box hits 4S 5S 6S (2+3+4+5+6 = 20, five cards);
+    # dealer 2 2 draws 2C 3C 3D: 2+2+2+3+3 = 12 with five cards (stops at five cards)
+    s, st = run(
+        P,
+        bets((1, 1000)),
+        ["2S", "2H", "3S", "2D", "4S", "5S", "6S", "2C", "3C", "3D"],
+        [D(1, "hit"), D(1, "hit"), D(1, "hit")],
+    )
+    assert s.value(s.hand(1, 0)).total == 20 and len(s.hand(1, 0).cards) == 5
+    assert s.dealer_value().total == 12 and len(s.dealer) == 5
+    assert paid(st) == {("b1", 1, 0, "lose"): 0}
+
+
+def test_s5_player_five_card_trick_beats_dealer_three_card_21_at_2_to_1():
+    """§5 ranking "Five Card Trick (any five cards ≤ 21) > 21 with three or four cards";
+    "Pontoon and Five Card Trick pay 2:1"."""
+    # box 2S, dealer 9H, box 3S, dealer 5H; box hits to 2 3 4 5 6 = 20; dealer 9 5 + 7 = 21
+    s, st = run(
+        P,
+        bets((1, 1000)),
+        ["2S", "9H", "3S", "5H", "4S", "5S", "6S", "7C"],
+        [D(1, "hit"), D(1, "hit"), D(1, "hit")],
+    )
+    assert s.dealer_value().total == 21 and len(s.dealer) == 3
+    assert paid(st) == {("b1", 1, 0, "five_card_trick"): 3000}
+    line = st.lines[0]
+    assert (line.odds_kind, line.odds) == ("five_card_trick", (2, 1))
+
+
 def test_s5_dealer_hits_soft_17_stops_at_five_cards():
     s, _ = run(P, bets((1, 1000)), ["KS", "AH", "9C", "6H", "KD"], [D(1, "stand")])
     assert [c.code for c in s.dealer] == ["AH", "6H", "KD"]

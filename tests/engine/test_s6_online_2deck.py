@@ -44,6 +44,22 @@ def test_s6_no_peek_dealer_pontoon_after_play_takes_doubles():
     assert (line.result, line.stake, line.paid) == ("lose", 2000, 0)
 
 
+def test_s6_player_pontoon_loses_to_dealer_pontoon_revealed_after_play():
+    """§6 "no peek, the dealer's hand is revealed after the boxes have played"; "Ranking as in
+    §5 for both sides; ties to the dealer": Pontoon against Pontoon loses."""
+    s = _state(bets((1, 1000)), ["AS", "AH", "KS", "QH"])
+    assert not s.peeked_pontoon  # no peek
+    s, st = run(P, bets((1, 1000)), ["AS", "AH", "KS", "QH"], [])
+    assert s.is_pontoon(s.hand(1, 0)) and s.dealer_pontoon()
+    assert paid(st) == {("b1", 1, 0, "lose"): 0}
+
+
+def test_s6_equal_totals_go_to_the_dealer():
+    """§6 "ties to the dealer" (§5 "equal total → the dealer wins"): 19 against 19 loses."""
+    _, st = run(P, bets((1, 1000)), ["KS", "TH", "9S", "9H"], [D(1, "stand")])
+    assert paid(st) == {("b1", 1, 0, "lose"): 0}
+
+
 def test_s6_standing_uses_the_hard_total():
     s = _state(bets((1, 1000)), ["AS", "9H", "6C", "9D"])  # A-6: soft 17, hard 7
     assert "stand" not in s.legal_actions()
@@ -112,3 +128,20 @@ def test_s6_player_pontoon_beats_dealer_five_cards_other_hands_lose_to_it():
     )
     # dealer 2 2 2 3 4 = five cards: box1 Pontoon wins, box2 19 loses
     assert paid(st) == {("b1", 1, 0, "pontoon"): 3000, ("b2", 2, 0, "lose"): 0}
+
+
+def test_s6_lone_five_card_trick_still_needs_the_dealers_hand():
+    """§6 "Dealer hits soft 17 ..., drawing whenever any hand still stands (a player Five Card
+    Trick still needs the dealer's hand)": against dealer 9-5 the dealer draws; the Five Card
+    Trick then beats the dealer's 17 at 2:1."""
+    # box 2S, dealer 9H, box 3S, dealer 5H; box hits 2H 3H 4S (2+3+2+3+4 = 14, five cards,
+    # hard total under 15 so hitting is the only way on); the dealer 14 draws 3C: 17, stands
+    s, st = run(
+        P,
+        bets((1, 1000)),
+        ["2S", "9H", "3S", "5H", "2H", "3H", "4S", "3C"],
+        [D(1, "hit"), D(1, "hit"), D(1, "hit")],
+    )
+    assert len(s.hand(1, 0).cards) == 5
+    assert [c.code for c in s.dealer] == ["9H", "5H", "3C"]
+    assert paid(st) == {("b1", 1, 0, "five_card_trick"): 3000}

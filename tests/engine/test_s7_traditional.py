@@ -18,10 +18,12 @@ from tables.engine import (
     TurnKind,
     Withdrawn,
     apply,
+    deck,
     get_preset,
     new_round,
     settle,
     shuffle_shoe,
+    stacked_shoe,
 )
 
 from .helpers import D, Partial, paid, play
@@ -166,6 +168,24 @@ def test_s7_only_aces_split():
     assert "split" not in s.legal_actions()
 
 
+def test_s7_split_aces_not_resplit_when_the_first_ace_gets_an_ace():
+    """§7 "A box dealt two aces may split them once ... Only aces may be split, and not
+    re-split": the first split ace receives another ace; "split" is not legal."""
+    s = _state(
+        [*join(1), BettingClosed()],
+        ["AS", "7H", StakePlaced("b1", 500), "AC", "9D"],
+    )
+    assert "split" in s.legal_actions()
+    s = apply(s, D(1, "split"))
+    s = apply(s, CardDealt("AD"))  # the first ace's second card: another ace (A A)
+    assert s.turn() == Turn(TurnKind.HAND, 1, 0)
+    assert [c.code for c in s.hand(1, 0).cards] == ["AS", "AD"]
+    assert "split" not in s.legal_actions()
+    with pytest.raises(IllegalAction):
+        apply(s, D(1, "split"))
+    assert len(s.boxes[1].hands) == 2
+
+
 def test_s7_banker_pontoon_beats_every_box_pontoons_included():
     s = _state(
         [*join(1, 2), BettingClosed()],
@@ -205,6 +225,40 @@ def test_s7_banker_five_cards_beats_all_but_pontoon_and_bust_pays_all():
     assert paid(settle(s)) == {("b1", 1, 0, "win"): 1000}
 
 
+def test_s7_banker_may_draw_on_a_soft_21_of_fewer_than_five_cards_stops_on_hard_21():
+    """§8 "Stops. A hand stops when it ... reaches a hard 21 ...; a soft 21 stops in crown and
+    online_2deck and may still draw elsewhere"; §7 the banker "stands or draws at will, up to
+    five cards": banker A 5 + 5 (soft 21, three cards) is still asked; + T (hard 21) stops."""
+    s = _state(
+        [*join(1), BettingClosed()],
+        ["KS", "AH", StakePlaced("b1", 500), "7C", "5D", D(1, "stand")],
+    )
+    assert s.dealer_mode == "decision" and s.turn() == Turn(TurnKind.DEALER)  # A 5: soft 16
+    s = apply(s, DealerDecision("hit"))
+    s = apply(s, CardDealt("5C"))  # A 5 5: soft 21, three cards
+    assert s.dealer_value().total == 21 and s.dealer_value().soft
+    assert s.dealer_mode == "decision" and s.turn() == Turn(TurnKind.DEALER)
+    assert s.legal_actions() == ["hit", "stand"]
+    s = apply(s, DealerDecision("hit"))
+    s = apply(s, CardDealt("TD"))  # A 5 5 T: hard 21, four cards
+    assert s.dealer_value().total == 21 and not s.dealer_value().soft
+    assert s.dealer_mode == "done" and s.phase == "complete" and s.turn() is None
+    assert paid(settle(s)) == {("b1", 1, 0, "lose"): 0}  # box 17 against the banker's 21
+
+
+def test_s7_banker_hard_21_of_three_cards_stops():
+    """§8 "A hand stops when it ... reaches a hard 21": banker K 5 + 6 is not asked again."""
+    s = _state(
+        [*join(1), BettingClosed()],
+        ["KS", "KH", StakePlaced("b1", 500), "8C", "5D", D(1, "stand")],
+    )
+    assert s.dealer_mode == "decision"  # K 5: 15
+    s = apply(s, DealerDecision("hit"))
+    s = apply(s, CardDealt("6C"))
+    assert s.dealer_mode == "done" and s.phase == "complete" and s.turn() is None
+    assert paid(settle(s)) == {("b1", 1, 0, "lose"): 0}
+
+
 def test_s7_discards_reshuffled_when_the_deck_runs_out():
     r, _ = get_preset(P)
     shoe = shuffle_shoe(rule_set=r, rng=random.Random(1))
@@ -215,3 +269,20 @@ def test_s7_discards_reshuffled_when_the_deck_runs_out():
     assert rec.cards == 47 and len(shoe.shuffles) == 2
     dealt = [shoe.deal() for _ in range(47)]
     assert not set(dealt) & set(live)
+
+
+def test_s7_withdrawn_box_card_goes_to_the_discards():
+    """§7 "a box that does not stake within the window withdraws, its card goes to the
+    discards" and "the discards (cards in no live hand) are shuffled" when the cards run out."""
+    r, _ = get_preset(P)
+    order = ["5S", "6S", "7S", "8S", "9S"]
+    shoe = stacked_shoe(order + [c for c in deck("standard") if c.code not in order], rule_set=r)
+    g = Partial(P, join(1, 2))
+    s = g.feed(*(shoe.deal().code for _ in range(3)))  # box1 5S, box2 6S, banker 7S
+    s = g.feed(StakePlaced("b1", 500), Withdrawn("b2"))
+    s = g.feed(*(shoe.deal().code for _ in range(2)))  # box1 8S, banker 9S
+    assert s.phase == "playing" and s.hand(2, 0).status == "withdrawn"
+    live = sorted(c.code for c in s.live_cards())
+    assert live == ["5S", "7S", "8S", "9S"]  # 6S is in no live hand
+    rec = shoe.reshuffle_discards(s.live_cards())
+    assert rec.cards == 1 and shoe.order[-1].code == "6S"  # the discards: the withdrawn card

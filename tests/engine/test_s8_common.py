@@ -9,6 +9,7 @@ from tables.engine import (
     BetPlaced,
     BettingClosed,
     CardDealt,
+    DealerDecision,
     Decision,
     IllegalAction,
     ImpossibleCard,
@@ -286,6 +287,53 @@ def test_s8_limits_apply_to_initial_bets_only():
     s = _state("british_casino", bets((1, 1000)), ["8S", "9H", "8C"], lim)
     s = apply(s, D(1, "split"))  # the split takes the box beyond the maximum
     assert sum(h.stakes["b1"][0] for h in s.boxes[1].hands) == 2000
+
+
+def test_s8_double_above_table_maximum_accepted_british_casino():
+    """§8 "Limits. Table minimum and maximum apply to each initial bet ... Doubles, splits, buys
+    and insurance are limited by the rules above, not by the table maximum": two doubles on a
+    maximum bet take the hand to three times the maximum (british_casino, §4)."""
+    limits = TableLimits(min_bet=100, max_bet=1000)
+    r, p = get_preset("british_casino")
+    with pytest.raises(IllegalAction, match="outside the table limits"):
+        apply(new_round(r, p, limits), BetPlaced("b1", 1, 1001, "p1"))
+    s = _state("british_casino", bets((1, 1000)), ["5S", "9H", "6C"], limits)
+    assert s.amount_range("double") == (1000, 1000)
+    s = apply(s, D(1, "double"))
+    s = apply(s, CardDealt("2D"))  # 5 6 2 = 13
+    assert s.amount_range("double") == (1000, 1000)
+    s = apply(s, D(1, "double"))  # 3000 on the hand: three times the table maximum
+    s = apply(s, CardDealt("8D"))  # 21 (hard): stops
+    s = apply(s, CardDealt("8C"))  # the dealer: 9 8 = 17, stands
+    assert s.phase == "complete"
+    line = settle(s).lines[0]
+    assert (line.result, line.stake, line.paid) == ("win", 3000, 6000)
+
+
+def test_s8_buy_above_table_maximum_accepted_traditional():
+    """§8 "Doubles, splits, buys and insurance are limited by the rules above, not by the table
+    maximum"; §7 buy "raising the stake by any amount from the table minimum up to the box's
+    original stake — for each card bought": a maximum stake buys twice, 3000 on the hand."""
+    limits = TableLimits(min_bet=100, max_bet=1000)
+    s = _state(
+        "traditional", [BetPlaced("b1", 1, 0, "p")], ["5S", "7H"], limits
+    )  # box 5S, banker 7H
+    with pytest.raises(IllegalAction, match="between 100 and 1000"):
+        apply(s, StakePlaced("b1", 1001))  # the initial stake is within the table limits
+    s = apply(s, StakePlaced("b1", 1000))
+    s = apply(s, CardDealt("4C"))
+    s = apply(s, CardDealt("9D"))  # banker 7 9 = 16
+    assert s.amount_range("buy") == (100, 1000)
+    s = apply(s, D(1, "buy", amount=1000))
+    s = apply(s, CardDealt("2C"))  # 5 4 2 = 11
+    assert "buy" in s.legal_actions() and s.amount_range("buy") == (100, 1000)
+    s = apply(s, D(1, "buy", amount=1000))
+    s = apply(s, CardDealt("6C"))  # 17 with four cards (hard 17: not forced)
+    assert s.hand(1, 0).stakes["b1"][:2] == [1000, 2000]
+    s = apply(s, D(1, "stand"))
+    s = apply(s, DealerDecision("stand"))  # banker stands on 16
+    line = settle(s).lines[0]
+    assert (line.result, line.stake, line.paid) == ("win", 3000, 6000)
 
 
 def test_s8_rounding_once_per_bet_per_hand_on_total_stake():
