@@ -68,3 +68,9 @@ def window_count(key: str, seconds: int) -> tuple[int, float]:
         hits, closes = 0, now + seconds
     backend.set(key, (hits + 1, closes), timeout=max(1, int(closes - now) + 1))
     return hits + 1, closes - now
+
+
+def window_hits(key: str) -> int | None:
+    """The hits ``window_count`` has counted in ``key``'s window, None once the window is gone."""
+    value = caches["default"].get(key)
+    return value[0] if isinstance(value, tuple) else value  # the database cache keeps a pair

@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.exceptions import Throttled
 from rest_framework.throttling import SimpleRateThrottle
 
 from audit.context import client_of
-from casino.cache import window_count
+from casino.cache import window_count, window_hits
 
 
 class PerCredentialThrottle(SimpleRateThrottle):
@@ -88,15 +87,8 @@ class RefusalWindow:
         return f"refusals:{counter}:{self.seconds}:{self.index}:{self.ip}"
 
     def count(self) -> int:
-        """Add one to the window's refusals; the new count (add, then incr: atomic in Redis)."""
-        key, timeout = self.key("refused"), self.seconds * KEPT_WINDOWS
-        if cache.add(key, 1, timeout):
-            return 1
-        try:
-            return cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, timeout)
-            return 1
+        """Add one to the window's refusals; the new count."""
+        return window_count(self.key("refused"), self.seconds * KEPT_WINDOWS)[0]
 
     def as_payload(self) -> dict:
         return {"ip": self.ip, "start": self.start.isoformat(), "seconds": self.seconds}
@@ -122,7 +114,7 @@ def credential_refusal_count(request) -> RefusalWindow | None:
 
 def refusals_in(window: RefusalWindow) -> tuple[int, int] | None:
     """(answered 401, answered 429) in a window, or None once its counter has expired."""
-    count = cache.get(window.key("refused"))
+    count = window_hits(window.key("refused"))
     if count is None:
         return None
     limit = refusal_rate()[0]
