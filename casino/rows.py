@@ -196,20 +196,25 @@ def model_inserted(objs: Sequence[Model], rows: Sequence[tuple]) -> None:
 
 
 class Along:
-    """A caller's statement that another function sends in the same round trip as its own,
-    first (e.g. a bet's INSERT sent with its stake's posting); ``rows`` holds what it returned
-    once sent. ``run`` sends it alone."""
+    """A caller's statement that another function sends in the same round trip as its own:
+    first (a bet's INSERT sent with its stake's posting) or, with ``after``, second (a bet's box
+    lock sent after its wallet's, the lock order); ``rows`` holds what it returned once sent.
+    ``run`` sends it alone."""
 
-    def __init__(self, sql: str, params: Sequence | Mapping):
-        self.sql, self.params = sql, params
+    def __init__(self, sql: str, params: Sequence | Mapping, *, after: bool = False):
+        self.sql, self.params, self.after = sql, params, after
         self.rows: list[tuple] | None = None
 
-    def send_with(self, cursor, statement: tuple[str, Sequence | Mapping]) -> None:
-        """Send this statement, then ``statement``, in one round trip: this one's rows are
-        kept, the cursor is left on ``statement``'s result."""
-        execute_prepared_all(cursor, [(self.sql, self.params), statement])
-        self.rows = cursor.fetchall()
+    def send_with(self, cursor, statement: tuple[str, Sequence | Mapping]) -> list[tuple]:
+        """Send this statement and ``statement`` in one round trip; keep this one's rows and
+        return ``statement``'s."""
+        mine = (self.sql, self.params)
+        execute_prepared_all(cursor, [statement, mine] if self.after else [mine, statement])
+        first = cursor.fetchall()
         cursor.nextset()
+        second = cursor.fetchall()
+        self.rows, theirs = (second, first) if self.after else (first, second)
+        return theirs
 
     def run(self) -> None:
         with connection.cursor() as cursor:

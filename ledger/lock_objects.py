@@ -34,14 +34,14 @@ locks above. No lock is held during the HTTP call itself.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import QuerySet
 
 from casino.pgarrays import int_array
-from casino.rows import execute_prepared_all, model_from_row, model_select_sql
+from casino.rows import Along, execute_prepared, model_from_row, model_select_sql
 from ledger.models import Account, Correction, OperatorEvent, WebhookCircuit
 
 
@@ -70,20 +70,26 @@ def wallets_for_update(ids: Iterable[int]) -> QuerySet[Account]:
 
 
 def player_wallet_for_update(
-    player_id: int, currency: str, *, then: tuple[str, Sequence | Mapping] | None = None
-) -> tuple[Account | None, tuple | None]:
+    player_id: int, currency: str, *, along: Along | None = None
+) -> Account | None:
     """One player's wallet in one currency, locked like ``wallets_for_update`` (a bet locks
     only its player's wallet, found and locked in one round trip, by a statement built once:
-    ``casino/rows.py``), and the first row of ``then``: the caller's next statement (a bet's
-    box lock), run after it in the same round trip (None without one)."""
-    sql = model_select_sql(
-        Account, "kind = 'wallet' AND player_id = %s AND currency = %s", lock="FOR NO KEY UPDATE"
-    )
+    ``casino/rows.py``); ``along`` is the caller's statement sent in the same round trip (a
+    bet's box lock, after the wallet's)."""
+    statement = (
+        model_select_sql(
+            Account, "kind = 'wallet' AND player_id = %s AND currency = %s",
+            lock="FOR NO KEY UPDATE",
+        ),
+        [player_id, currency],
+    )  # fmt: skip
     with connection.cursor() as cursor:
-        execute_prepared_all(cursor, [(sql, [player_id, currency]), *([then] if then else [])])
-        wallet = model_from_row(Account, cursor.fetchone())
-        row = cursor.fetchone() if then and cursor.nextset() else None
-    return wallet, row
+        if along is None:
+            execute_prepared(cursor, *statement)
+            rows = cursor.fetchall()
+        else:
+            rows = along.send_with(cursor, statement)
+    return model_from_row(Account, rows[0]) if rows else None
 
 
 class WalletRow(NamedTuple):

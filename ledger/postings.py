@@ -228,7 +228,7 @@ def posting_insert(
 ) -> Transaction | None:
     """``transaction_insert`` and ``legs_insert`` in one round trip, the house-side account
     (``house``, for the legs whose ``account_id`` is None) looked up in the same statement;
-    ``along``, a caller's statement, is sent first in the same round trip.
+    ``along``, a caller's statement, is sent in the same round trip (``Along``).
 
     None when ``reference`` already exists (nothing written). The first posting on a house
     account not created yet falls back to ``house_account_id`` and ``legs_insert``."""
@@ -262,9 +262,9 @@ def posting_insert(
         )
         if along is None:
             execute_prepared(cursor, *posting)
+            txn_id, house_id = cursor.fetchone()
         else:
-            along.send_with(cursor, posting)
-        txn_id, house_id = cursor.fetchone()
+            [(txn_id, house_id)] = along.send_with(cursor, posting)
     if txn_id is None:
         return None
     txn = _saved(txn, txn_id)

@@ -94,7 +94,7 @@ def box_for_bet_statement(
     """The box locked for a bet of ``player_id`` (whose wallet the bet has locked, so none of
     the player's other bets is in flight and the player's facts are current): the statement,
     run right after the wallet's lock in the same round trip
-    (``ledger.services.stake_wallet_lock(then=)``); its row goes to ``box_for_bet_row``."""
+    (``ledger.services.stake_wallet_lock(along=)``); its row goes to ``box_for_bet_row``."""
     return _BOX_FOR_BET_SQL, {
         "table": table_id,
         "box": number,
@@ -103,8 +103,8 @@ def box_for_bet_statement(
     }
 
 
-def box_for_bet_row(row: tuple | None) -> BoxForBet | None:
-    return None if row is None else BoxForBet(*row)
+def box_for_bet_row(rows: list[tuple] | None) -> BoxForBet | None:
+    return BoxForBet(*rows[0]) if rows else None
 
 
 def shoe_for_update(pk: int) -> QuerySet[Shoe]:

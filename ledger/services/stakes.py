@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound
 from ledger import events, lock_objects, notifications
@@ -39,15 +37,15 @@ from ledger.services.common import (
 
 
 def stake_wallet_lock(
-    *, player_id: int, currency: str, then: tuple[str, Sequence | Mapping] | None = None
-) -> tuple[Account | None, tuple | None]:
-    """The player's wallet in ``currency``, its row locked (lock order step 3), or None; and
-    the first row of ``then``, the caller's next statement run in the same round trip after
-    the wallet's lock (a bet's box lock, which comes after the wallet's), or None.
+    *, player_id: int, currency: str, along: Along | None = None
+) -> Account | None:
+    """The player's wallet in ``currency``, its row locked (lock order step 3), or None;
+    ``along`` is the caller's statement sent in the same round trip (a bet's box lock, which
+    comes after the wallet's: ``Along(..., after=True)``).
 
     For a caller that debits a stake with ``stake_debit(..., wallet_locked=True)`` and wants
     to check it (``stake_debit_check``) before writing anything of its own."""
-    return lock_objects.player_wallet_for_update(player_id, currency, then=then)
+    return lock_objects.player_wallet_for_update(player_id, currency, along=along)
 
 
 def stake_debit_check(
@@ -95,7 +93,7 @@ def stake_debit(
     the same reference returns the first transaction.
 
     Round trips: the wallet lock (unless locked), one statement writing the transaction and its
-    two legs (``posting_insert``; ``along``, the caller's statement, is sent first in the same
+    two legs (``posting_insert``; ``along``, the caller's statement, is sent in the same
     round trip: a bet's INSERT), the audit event. A repeated reference is found by the
     insert's ``ON CONFLICT`` (then read back), not looked up before every debit.
     """

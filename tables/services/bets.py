@@ -12,6 +12,7 @@ from django.utils import timezone
 from audit.services import audit_events_batched
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable
+from casino.rows import Along
 from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
@@ -100,20 +101,23 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
         # The player's wallet, found and locked at once, then the box (lock order), in one
         # round trip: a bet without a wallet has locked its box too, and writes nothing.
         box_lock = (
-            lock_objects.box_for_bet_statement(
-                rnd.table_id, box, round_id=rnd.pk, player_id=player.pk
+            Along(
+                *lock_objects.box_for_bet_statement(
+                    rnd.table_id, box, round_id=rnd.pk, player_id=player.pk
+                ),
+                after=True,
             )
             if type(box) is int and 0 < box < 2**15  # else the engine refuses it (no such box)
             else None
         )
-        wallet, box_row = ledger.stake_wallet_lock(
-            player_id=player.pk, currency=rnd.currency, then=box_lock
+        wallet = ledger.stake_wallet_lock(
+            player_id=player.pk, currency=rnd.currency, along=box_lock
         )
         if wallet is None:
             raise Unprocessable(f"Player {player.pk} has no {rnd.currency} wallet.")
         ref = f"r{rnd.pk}-{uuid.uuid4().hex[:16]}"
         event = eng.BetPlaced(ref, box, stake, str(player.pk), behind)
-        found = lock_objects.box_for_bet_row(box_row)
+        found = lock_objects.box_for_bet_row(box_lock.rows if box_lock else None)
         _bet_check(rnd, event, found)
         if found is None:  # the engine knows the box, the table has no row for it
             raise Conflict(f"Box {box} is not set up at this table.")
