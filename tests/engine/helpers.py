@@ -44,6 +44,16 @@ def bets(*specs, behind_of=None):
     return out
 
 
+def dealt(preset, bet_events, cards, limits=None) -> RoundState:
+    """A round of ``preset`` after ``bet_events``, the betting's close and ``cards`` (card codes,
+    or events such as decisions), each through ``apply``."""
+    r, p = get_preset(preset)
+    s = new_round(r, p, limits)
+    for e in [*bet_events, BettingClosed(), *cards]:
+        s = apply(s, CardDealt(e) if isinstance(e, str) else e)
+    return s
+
+
 def play(preset, bet_events, cards, script=(), limits=None, rules=None, payouts=None):
     """Run a round to the end. Returns (state, events)."""
     r, p = get_preset(preset)

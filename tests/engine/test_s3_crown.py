@@ -21,17 +21,9 @@ from tables.engine import (
     settle,
 )
 
-from .helpers import D, bets, paid, play, run
+from .helpers import D, bets, dealt, paid, play, run
 
 P = "crown"
-
-
-def _state(bet_events, cards):
-    r, p = get_preset(P)
-    s = new_round(r, p)
-    for e in [*bet_events, BettingClosed(), *map(CardDealt, cards)]:
-        s = apply(s, e)
-    return s
 
 
 def test_s3_1_deal_order_one_dealer_card_box_order():
@@ -185,7 +177,7 @@ def test_s3_2_surrender_only_against_ace_or_picture():
 def test_s3_2_crown_surrender_offered_against_dealer_queen_and_jack(dealer_card):
     """§3.2 "Surrender: only on the box's initial two cards, before any other action, and only
     when the dealer's first card is A, K, Q or J": offered against a Q and against a J."""
-    s = _state(bets((1, 1000)), ["9S", dealer_card, "7C"])
+    s = dealt(P, bets((1, 1000)), ["9S", dealer_card, "7C"])
     assert s.turn() == Turn(TurnKind.HAND, 1, 0)
     assert "surrender" in s.legal_actions()
     # and it is taken: half the original stake back when the dealer makes no Pontoon
@@ -198,7 +190,7 @@ def test_s3_2_crown_surrender_offered_against_dealer_queen_and_jack(dealer_card)
 def test_s3_2_crown_surrender_refused_after_a_hit():
     """§3.2 surrender "only on the box's initial two cards, before any other action": after a
     hit (even one that leaves a two-card-sized total standing) it is no longer offered."""
-    s = _state(bets((1, 1000)), ["2S", "KH", "3C"])
+    s = dealt(P, bets((1, 1000)), ["2S", "KH", "3C"])
     assert "surrender" in s.legal_actions()  # offered on the initial two cards against a K
     s = apply(s, D(1, "hit"))
     s = apply(s, CardDealt("4D"))  # 2 3 4 = 9: still playing, now three cards
@@ -211,7 +203,7 @@ def test_s3_2_crown_surrender_refused_after_a_hit():
 def test_s3_2_crown_surrender_refused_after_a_split():
     """§3.2 surrender "only on the box's initial two cards, before any other action": a split
     hand's two cards are not the box's initial two cards (dealer Q, so the rank allows it)."""
-    s = _state(bets((1, 1000)), ["8S", "QH", "8C"])
+    s = dealt(P, bets((1, 1000)), ["8S", "QH", "8C"])
     assert "surrender" in s.legal_actions()
     s = apply(s, D(1, "split"))
     s = apply(s, CardDealt("3D"))  # first split hand: 8 3, two cards

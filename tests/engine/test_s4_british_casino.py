@@ -4,7 +4,6 @@ import pytest
 
 from tables.engine import (
     BetPlaced,
-    BettingClosed,
     CardDealt,
     CardTarget,
     EvenMoneyTaken,
@@ -18,24 +17,15 @@ from tables.engine import (
     TurnKind,
     apply,
     get_preset,
-    new_round,
 )
 
-from .helpers import D, bets, paid, run
+from .helpers import D, bets, dealt, paid, run
 
 P = "british_casino"
 
 
-def _state(bet_events, cards):
-    r, p = get_preset(P)
-    s = new_round(r, p)
-    for e in [*bet_events, BettingClosed(), *map(CardDealt, cards)]:
-        s = apply(s, e)
-    return s
-
-
 def test_s4_deal_order_and_dealer_second_card_after_play():
-    s = _state(bets((1, 1000), (2, 1000)), ["2S", "3S", "4S", "5S", "6S"])
+    s = dealt(P, bets((1, 1000), (2, 1000)), ["2S", "3S", "4S", "5S", "6S"])
     assert len(s.dealer) == 1 and s.turn() == Turn(TurnKind.HAND, 1, 0)
 
 
@@ -97,7 +87,7 @@ def test_s4_insurance_each_bet_own_choice_pays_2_to_1():
 
 
 def test_s4_insurance_capped_at_half_own_stake_and_lost_without_pontoon():
-    s = _state(bets((1, 1001)), ["9S", "AH", "9C"])
+    s = dealt(P, bets((1, 1001)), ["9S", "AH", "9C"])
     assert s.turn() == Turn(TurnKind.INSURANCE, bets=("b1",))
     assert s.legal_actions("b1") == ["decline", "insurance"]
     with pytest.raises(IllegalAction, match="between 1 and 500"):
@@ -110,7 +100,7 @@ def test_s4_insurance_capped_at_half_own_stake_and_lost_without_pontoon():
 
 def test_s4_even_money_decided_at_once():
     evs = [BetPlaced("a", 1, 1000, "alice"), BetPlaced("b", 1, 1000, "bob", True)]
-    s = _state(evs, ["AS", "AH", "KC"])
+    s = dealt(P, evs, ["AS", "AH", "KC"])
     assert s.legal_actions("a") == ["decline", "even_money", "insurance"]
     _, st = run(P, evs, ["AS", "AH", "KC", "QD"], [EvenMoneyTaken("a"), InsuranceDeclined("b")])
     by = {(x.bet_id, x.result): x.paid for x in st.lines}
@@ -148,7 +138,7 @@ def test_s4_doubled_five_card_trick_pays_3_to_2_on_whole_stake():
 
 
 def test_s4_double_twice_each_for_original_then_hit_or_stand():
-    s = _state(bets((1, 1000)), ["2S", "9H", "3C"])
+    s = dealt(P, bets((1, 1000)), ["2S", "9H", "3C"])
     assert s.amount_range("double") == (1000, 1000)
     with pytest.raises(IllegalAction):
         apply(s, D(1, "double", amount=500))
@@ -162,7 +152,7 @@ def test_s4_double_twice_each_for_original_then_hit_or_stand():
 
 
 def test_s4_second_double_only_if_first_made():
-    s = _state(bets((1, 1000)), ["2S", "9H", "3C"])
+    s = dealt(P, bets((1, 1000)), ["2S", "9H", "3C"])
     s = apply(s, D(1, "hit"))
     s = apply(s, CardDealt("2D"))
     assert "double" not in s.legal_actions()
@@ -201,11 +191,11 @@ def test_s4_split_aces_once_one_card_and_ace_ten_is_plain_21():
 
 
 def test_s4_soft_21_may_draw_hard_21_stops():
-    s = _state(bets((1, 1000)), ["AS", "9H", "5C"])
+    s = dealt(P, bets((1, 1000)), ["AS", "9H", "5C"])
     s = apply(s, D(1, "hit"))
     s = apply(s, CardDealt("5D"))
     assert s.turn() == Turn(TurnKind.HAND, 1, 0) and "hit" in s.legal_actions()
-    s = _state(bets((1, 1000)), ["KS", "9H", "5C"])
+    s = dealt(P, bets((1, 1000)), ["KS", "9H", "5C"])
     s = apply(s, D(1, "hit"))
     s = apply(s, CardDealt("6D"))
     assert s.phase == "dealer"
@@ -231,7 +221,7 @@ def test_s4_dealer_pontoon_takes_doubles_and_splits():
 
 def test_s4_bets_behind_match_exactly_own_stake():
     evs = [BetPlaced("a", 1, 1000, "alice"), BetPlaced("b", 1, 400, "bob", True)]
-    s = _state(evs, ["5S", "9H", "6C"])
+    s = dealt(P, evs, ["5S", "9H", "6C"])
     s = apply(s, D(1, "double"))
     assert s.turn() == Turn(TurnKind.MATCH, 1, 0, ("b",)) and s.next_card_target() is None
     assert s.amount_range("match", "b") == (400, 400)

@@ -14,17 +14,9 @@ from tables.engine import (
     new_round,
 )
 
-from .helpers import D, bets, paid, run
+from .helpers import D, bets, dealt, paid, run
 
 P = "online_8deck"
-
-
-def _state(bet_events, cards):
-    r, p = get_preset(P)
-    s = new_round(r, p)
-    for e in [*bet_events, BettingClosed(), *map(CardDealt, cards)]:
-        s = apply(s, e)
-    return s
 
 
 def test_s5_deal_order_two_dealer_cards_last():
@@ -130,16 +122,16 @@ def test_s5_dealer_hits_soft_17_stops_at_five_cards():
 
 
 def test_s5_stand_only_on_15_or_more():
-    s = _state(bets((1, 1000)), ["KS", "9H", "4C", "9D"])
+    s = dealt(P, bets((1, 1000)), ["KS", "9H", "4C", "9D"])
     assert "stand" not in s.legal_actions()
     with pytest.raises(IllegalAction, match="legal"):
         apply(s, D(1, "stand"))
-    s = _state(bets((1, 1000)), ["KS", "9H", "5C", "9D"])
+    s = dealt(P, bets((1, 1000)), ["KS", "9H", "5C", "9D"])
     assert "stand" in s.legal_actions()
 
 
 def test_s5_double_on_two_three_or_four_cards_once_then_keep_drawing():
-    s = _state(bets((1, 1000)), ["2S", "9H", "3C", "9D"])
+    s = dealt(P, bets((1, 1000)), ["2S", "9H", "3C", "9D"])
     s = apply(s, D(1, "hit"))
     s = apply(s, CardDealt("2D"))
     s = apply(s, D(1, "hit"))
@@ -148,7 +140,7 @@ def test_s5_double_on_two_three_or_four_cards_once_then_keep_drawing():
     s = apply(s, D(1, "double"))
     s = apply(s, CardDealt("5D"))  # five cards: stops (five card trick); dealer 18 stands
     assert s.hand(1, 0).status == "stood" and s.phase == "complete"
-    s = _state(bets((1, 1000)), ["2S", "9H", "3C", "9D"])
+    s = dealt(P, bets((1, 1000)), ["2S", "9H", "3C", "9D"])
     s = apply(s, D(1, "double"))
     s = apply(s, CardDealt("2D"))
     assert s.legal_actions() == ["hit"]  # may keep drawing; one double only
@@ -168,5 +160,5 @@ def test_s5_split_q_k_up_to_three_hands_aces_included_split_pontoon():
         ("b1", 1, 1, "win"): 2000,
         ("b1", 1, 2, "pontoon"): 3000,
     }
-    s = _state(bets((1, 1000)), ["QS", "9H", "KC", "9D"])
+    s = dealt(P, bets((1, 1000)), ["QS", "9H", "KC", "9D"])
     assert "split" in s.legal_actions()

@@ -4,7 +4,6 @@ import pytest
 
 from tables.engine import (
     BetPlaced,
-    BettingClosed,
     CardDealt,
     CardTarget,
     IllegalAction,
@@ -16,17 +15,9 @@ from tables.engine import (
     new_round,
 )
 
-from .helpers import D, bets, paid, run
+from .helpers import D, bets, dealt, paid, run
 
 P = "online_2deck"
-
-
-def _state(bet_events, cards):
-    r, p = get_preset(P)
-    s = new_round(r, p)
-    for e in [*bet_events, BettingClosed(), *map(CardDealt, cards)]:
-        s = apply(s, e)
-    return s
 
 
 def test_s6_one_bet_per_box_no_bets_behind():
@@ -37,7 +28,7 @@ def test_s6_one_bet_per_box_no_bets_behind():
 
 
 def test_s6_no_peek_dealer_pontoon_after_play_takes_doubles():
-    s = _state(bets((1, 1000)), ["5S", "AH", "6C", "KD"])
+    s = dealt(P, bets((1, 1000)), ["5S", "AH", "6C", "KD"])
     assert s.phase == "playing"  # no peek
     _, st = run(P, bets((1, 1000)), ["5S", "AH", "6C", "KD", "9C"], [D(1, "double"), D(1, "stand")])
     line = st.lines[0]
@@ -47,7 +38,7 @@ def test_s6_no_peek_dealer_pontoon_after_play_takes_doubles():
 def test_s6_player_pontoon_loses_to_dealer_pontoon_revealed_after_play():
     """§6 "no peek, the dealer's hand is revealed after the boxes have played"; "Ranking as in
     §5 for both sides; ties to the dealer": Pontoon against Pontoon loses."""
-    s = _state(bets((1, 1000)), ["AS", "AH", "KS", "QH"])
+    s = dealt(P, bets((1, 1000)), ["AS", "AH", "KS", "QH"])
     assert not s.peeked_pontoon  # no peek
     s, st = run(P, bets((1, 1000)), ["AS", "AH", "KS", "QH"], [])
     assert s.is_pontoon(s.hand(1, 0)) and s.dealer_pontoon()
@@ -61,14 +52,14 @@ def test_s6_equal_totals_go_to_the_dealer():
 
 
 def test_s6_standing_uses_the_hard_total():
-    s = _state(bets((1, 1000)), ["AS", "9H", "6C", "9D"])  # A-6: soft 17, hard 7
+    s = dealt(P, bets((1, 1000)), ["AS", "9H", "6C", "9D"])  # A-6: soft 17, hard 7
     assert "stand" not in s.legal_actions()
-    s = _state(bets((1, 1000)), ["KS", "9H", "5C", "9D"])
+    s = dealt(P, bets((1, 1000)), ["KS", "9H", "5C", "9D"])
     assert "stand" in s.legal_actions()
 
 
 def test_s6_soft_21_stands_automatically():
-    s = _state(bets((1, 1000)), ["AS", "9H", "6C", "9D"])
+    s = dealt(P, bets((1, 1000)), ["AS", "9H", "6C", "9D"])
     s = apply(s, D(1, "hit"))
     s = apply(s, CardDealt("4D"))  # A 6 4: soft 21 with three cards
     assert s.hand(1, 0).status == "stood"
@@ -89,7 +80,7 @@ def test_s6_double_once_then_auto_draw_until_hard_over_14():
 
 
 def test_s6_doubled_hand_auto_draw_is_a_forced_card():
-    s = _state(bets((1, 1000)), ["2S", "9H", "3C", "8D"])
+    s = dealt(P, bets((1, 1000)), ["2S", "9H", "3C", "8D"])
     s = apply(s, D(1, "double"))
     assert s.next_card_target() == CardTarget(TargetKind.BOX, 1, 0) and not s.next_card_forced()
     s = apply(s, CardDealt("2D"))  # hard 7: draws on without asking
@@ -100,14 +91,14 @@ def test_s6_doubled_hand_auto_draw_is_a_forced_card():
 
 
 def test_s6_split_identical_rank_only():
-    s = _state(bets((1, 1000)), ["JS", "9H", "QC", "9D"])
+    s = dealt(P, bets((1, 1000)), ["JS", "9H", "QC", "9D"])
     assert "split" not in s.legal_actions()
-    s = _state(bets((1, 1000)), ["QS", "9H", "QC", "9D"])
+    s = dealt(P, bets((1, 1000)), ["QS", "9H", "QC", "9D"])
     assert "split" in s.legal_actions()
 
 
 def test_s6_split_aces_draw_double_and_make_pontoon_split_tens_do_not():
-    s = _state(bets((1, 1000)), ["AS", "9H", "AC", "9D"])
+    s = dealt(P, bets((1, 1000)), ["AS", "9H", "AC", "9D"])
     s = apply(s, D(1, "split"))
     s = apply(s, CardDealt("5D"))
     assert "double" in s.legal_actions() and "hit" in s.legal_actions()

@@ -7,7 +7,6 @@ import pytest
 
 from tables.engine import (
     BetPlaced,
-    BettingClosed,
     CardDealt,
     DealerDecision,
     Decision,
@@ -36,16 +35,7 @@ from tables.engine import (
 )
 from tables.engine.errors import ShoeExhausted
 
-from .helpers import D, Partial, bets, paid, run
-
-
-def _state(preset, bet_events, cards, limits=None):
-    r, p = get_preset(preset)
-    s = new_round(r, p, limits)
-    for e in [*bet_events, BettingClosed(), *cards]:
-        s = apply(s, CardDealt(e) if isinstance(e, str) else e)
-    return s
-
+from .helpers import D, Partial, bets, dealt, paid, run
 
 # --- stops -------------------------------------------------------------------------------
 
@@ -54,7 +44,7 @@ def _state(preset, bet_events, cards, limits=None):
     "preset,stops", [("crown", True), ("online_2deck", True), ("british_casino", False)]
 )
 def test_s8_stops_soft_21_only_in_crown_and_online_2deck(preset, stops):
-    s = _state(
+    s = dealt(
         preset, bets((1, 1000)), ["AS", "9H", "5C", *(["9D"] if preset == "online_2deck" else [])]
     )
     s = apply(s, D(1, "hit"))
@@ -65,7 +55,7 @@ def test_s8_stops_soft_21_only_in_crown_and_online_2deck(preset, stops):
 @pytest.mark.parametrize("preset", ["crown", "british_casino", "online_8deck", "online_2deck"])
 def test_s8_stops_pontoon_is_never_asked(preset):
     extra = ["9D"] if get_preset(preset).rules.dealer_cards_before_play == 2 else []
-    s = _state(preset, bets((1, 1000), (2, 1000)), ["AS", "9S", "9H", "KC", "9C", *extra])
+    s = dealt(preset, bets((1, 1000), (2, 1000)), ["AS", "9S", "9H", "KC", "9C", *extra])
     assert s.turn() == Turn(TurnKind.HAND, 2, 0)
 
 
@@ -92,7 +82,7 @@ def test_s8_bets_behind_follow_and_non_matcher_keeps_first_hand():
 
 
 def test_s8_split_matched_again_at_each_resplit():
-    s = _state("crown", _behind(), ["8S", "9H", "8C"])
+    s = dealt("crown", _behind(), ["8S", "9H", "8C"])
     s = apply(s, D(1, "split"))
     assert s.turn() == Turn(TurnKind.MATCH, 1, 0, ("b",))
     s = apply(s, MatchMade("b"))
@@ -108,7 +98,7 @@ def test_s8_split_matched_again_at_each_resplit():
 
 def test_s8_second_double_matched_only_by_bettor_who_matched_first():
     ev = [*_behind(), BetPlaced("c", 1, 500, "cat", True)]
-    s = _state("british_casino", ev, ["2S", "9H", "3C"])
+    s = dealt("british_casino", ev, ["2S", "9H", "3C"])
     s = apply(s, D(1, "double"))
     s = apply(s, MatchMade("b"))
     s = apply(s, MatchDeclined("c"))
@@ -149,13 +139,13 @@ def test_s8_doubled_status_belongs_to_the_hand_bonus_odds_lost_for_all():
 
 
 def test_s8_timeout_stands_where_allowed():
-    s = _state("crown", bets((1, 1000)), ["QS", "9H", "2C"])
+    s = dealt("crown", bets((1, 1000)), ["QS", "9H", "2C"])
     s = apply(s, TimeoutDefault(1, 0))
     assert s.hand(1, 0).status == "stood"
 
 
 def test_s8_timeout_never_rescues():
-    s = _state("crown", bets((1, 1000)), ["2S", "9H", "3C", D(1, "double"), "4D"])
+    s = dealt("crown", bets((1, 1000)), ["2S", "9H", "3C", D(1, "double"), "4D"])
     assert s.legal_actions() == ["rescue", "stand"]
     s = apply(s, TimeoutDefault())
     assert s.hand(1, 0).status == "stood"
@@ -163,7 +153,7 @@ def test_s8_timeout_never_rescues():
 
 def test_s8_limits_apply_to_stakes_placed_after_the_first_card():
     lim = TableLimits(min_bet=100, max_bet=1000)
-    s = _state("traditional", [BetPlaced("b1", 1, 0, "p")], ["9S", "7H"], lim)
+    s = dealt("traditional", [BetPlaced("b1", 1, 0, "p")], ["9S", "7H"], lim)
     for refused in (5000, 50):
         with pytest.raises(IllegalAction, match="between 100 and 1000"):
             apply(s, StakePlaced("b1", refused))
@@ -172,13 +162,13 @@ def test_s8_limits_apply_to_stakes_placed_after_the_first_card():
 
 
 def test_s8_timeout_hits_where_standing_not_allowed_never_doubles():
-    s = _state("online_8deck", bets((1, 1000)), ["QS", "9H", "2C", "9D"])
+    s = dealt("online_8deck", bets((1, 1000)), ["QS", "9H", "2C", "9D"])
     s = apply(s, TimeoutDefault())
     assert s.hand(1, 0).awaiting and s.hand(1, 0).doubles == 0
 
 
 def test_s8_timeout_twists_in_traditional():
-    s = _state(
+    s = dealt(
         "traditional",
         [BetPlaced("b1", 1, 0, "p")],
         ["9S", "7H", StakePlaced("b1", 500), "5C", "9D"],
@@ -188,7 +178,7 @@ def test_s8_timeout_twists_in_traditional():
 
 
 def test_s8_timeout_declines_matches_and_insurance():
-    s = _state("british_casino", _behind(), ["2S", "AH", "3C"])
+    s = dealt("british_casino", _behind(), ["2S", "AH", "3C"])
     assert s.turn().kind == TurnKind.INSURANCE
     s = apply(s, TimeoutDefault())
     assert all(b.insurance == 0 and not b.even_money for b in s.bets.values())
@@ -198,7 +188,7 @@ def test_s8_timeout_declines_matches_and_insurance():
 
 
 def test_s8_timeout_for_the_wrong_hand_refused():
-    s = _state("crown", bets((1, 1000), (2, 1000)), ["QS", "QH", "9H", "2C", "3C"])
+    s = dealt("crown", bets((1, 1000), (2, 1000)), ["QS", "QH", "9H", "2C", "3C"])
     with pytest.raises(NotTheirTurn):
         apply(s, TimeoutDefault(2, 0))
 
@@ -207,19 +197,19 @@ def test_s8_timeout_for_the_wrong_hand_refused():
 
 
 def test_s8_card_not_asked_for_is_refused():
-    s = _state("crown", bets((1, 1000)), ["QS", "9H", "2C"])
+    s = dealt("crown", bets((1, 1000)), ["QS", "9H", "2C"])
     with pytest.raises(NotExpectedNow, match="no card is expected"):
         apply(s, CardDealt("5S"))
 
 
 def test_s8_decision_out_of_turn_refused():
-    s = _state("crown", bets((1, 1000), (2, 1000)), ["QS", "QH", "9H", "2C", "3C"])
+    s = dealt("crown", bets((1, 1000), (2, 1000)), ["QS", "QH", "9H", "2C", "3C"])
     with pytest.raises(NotTheirTurn, match="box 1 hand 0's turn"):
         apply(s, Decision(2, 0, "stand"))
 
 
 def test_s8_impossible_card_too_many_copies():
-    s = _state("traditional", [BetPlaced("b1", 1, 0, "p")], ["AS"])
+    s = dealt("traditional", [BetPlaced("b1", 1, 0, "p")], ["AS"])
     with pytest.raises(ImpossibleCard, match="1-deck"):
         apply(s, CardDealt("AS"))
     comp = ShoeComposition("standard", 1)
@@ -284,7 +274,7 @@ def test_s8_limits_apply_to_initial_bets_only():
     s = apply(s, BetPlaced("a", 1, 1000, "p"))
     with pytest.raises(IllegalAction, match="box limit"):
         apply(s, BetPlaced("b", 1, 600, "q", True))
-    s = _state("british_casino", bets((1, 1000)), ["8S", "9H", "8C"], lim)
+    s = dealt("british_casino", bets((1, 1000)), ["8S", "9H", "8C"], lim)
     s = apply(s, D(1, "split"))  # the split takes the box beyond the maximum
     assert sum(h.stakes["b1"][0] for h in s.boxes[1].hands) == 2000
 
@@ -297,7 +287,7 @@ def test_s8_double_above_table_maximum_accepted_british_casino():
     r, p = get_preset("british_casino")
     with pytest.raises(IllegalAction, match="outside the table limits"):
         apply(new_round(r, p, limits), BetPlaced("b1", 1, 1001, "p1"))
-    s = _state("british_casino", bets((1, 1000)), ["5S", "9H", "6C"], limits)
+    s = dealt("british_casino", bets((1, 1000)), ["5S", "9H", "6C"], limits)
     assert s.amount_range("double") == (1000, 1000)
     s = apply(s, D(1, "double"))
     s = apply(s, CardDealt("2D"))  # 5 6 2 = 13
@@ -315,7 +305,7 @@ def test_s8_buy_above_table_maximum_accepted_traditional():
     maximum"; §7 buy "raising the stake by any amount from the table minimum up to the box's
     original stake — for each card bought": a maximum stake buys twice, 3000 on the hand."""
     limits = TableLimits(min_bet=100, max_bet=1000)
-    s = _state(
+    s = dealt(
         "traditional", [BetPlaced("b1", 1, 0, "p")], ["5S", "7H"], limits
     )  # box 5S, banker 7H
     with pytest.raises(IllegalAction, match="between 100 and 1000"):
