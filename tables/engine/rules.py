@@ -35,7 +35,9 @@ Readings taken (where the spec is ambiguous and marks no **Decision**):
   (rounded down). Insurance may also be taken on a Pontoon instead of even money.
 - Void (§8): "decided" means decided at once by the rules (busts, rescues, surrenders, even
   money, Pontoons / Five Card Tricks / crown 21s decided at once, every hand after a dealer peek
-  Pontoon, insurance once the dealer's second card is out); a decided win is paid at its odds.
+  Pontoon, insurance once the dealer's second card is out, and in the dealer's phase a Pontoon
+  once the dealer's two cards are out, as only a dealer Pontoon beats it); a decided win is paid
+  at its odds.
   Anything that still waits for the dealer's result is returned. A crown surrender stands (half
   returned) even though the Pontoon check never happened, as §8 lists surrenders as decided.
   Prizes (Super Bonus, envy) are not paid in a void: "nothing else is paid".
@@ -219,6 +221,10 @@ class RuleSet(_JsonDataclass):
     # §4: a Pontoon waiting for the dealer needs only the dealer's second card (only a dealer
     # Pontoon beats it). Off by default so a stored rule set from before it replays as played.
     pontoon_waits_for_second_card_only: bool = False
+    # §8 void: in the dealer's phase, the dealer's two cards out without a Pontoon, a player's
+    # Pontoon has won ("any hand whose outcome no further card can change"): paid, not
+    # returned. Off by default so a stored rule set from before it replays as played.
+    void_pays_pontoon_after_dealer_two_cards: bool = False
     # ranking
     player_five_card_trick: bool = False
     dealer_five_card_trick: bool = False
@@ -475,6 +481,7 @@ class Preset(NamedTuple):
 
 _CROWN = RuleSet(
     name="crown",
+    void_pays_pontoon_after_dealer_two_cards=True,
     deck_kind="spanish",
     decks=8,
     shoe_policy="cut_card",
@@ -524,6 +531,7 @@ _CROWN_PAY = PayoutSchedule(
 
 _BRITISH = RuleSet(
     name="british_casino",
+    void_pays_pontoon_after_dealer_two_cards=True,
     deck_kind="standard",
     decks=6,
     shoe_policy="cut_card",
@@ -559,6 +567,7 @@ _BRITISH_PAY = PayoutSchedule(name="british_casino", pontoon=(2, 1), five_card_t
 
 _ONLINE8 = RuleSet(
     name="online_8deck",
+    void_pays_pontoon_after_dealer_two_cards=True,
     deck_kind="standard",
     decks=8,
     shoe_policy="fresh_each_round",
@@ -603,6 +612,7 @@ _ONLINE2 = _ONLINE8.replace(
 
 _TRADITIONAL = RuleSet(
     name="traditional",
+    void_pays_pontoon_after_dealer_two_cards=True,
     deck_kind="standard",
     decks=1,
     shoe_policy="fresh_each_round",

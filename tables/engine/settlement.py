@@ -322,14 +322,27 @@ def _with_bonuses(state: RoundState, lines: list[BetSettlement]) -> list[BetSett
     return out
 
 
+def _pontoon_decided_by_the_dealers_cards(state: RoundState, h: Hand) -> bool:
+    """Only a dealer Pontoon beats a Pontoon, and in the dealer's phase (the dealer's cards face
+    up) a dealer Pontoon on two cards has ended the round: a Pontoon there has won."""
+    return (
+        state.rules.void_pays_pontoon_after_dealer_two_cards
+        and state.phase == Phase.DEALER
+        and len(state.dealer) >= 2
+        and state.is_pontoon(h)
+    )
+
+
 def settle_void(state: RoundState) -> RoundSettlement:
     """Void (§8): outcomes already decided stand (a decided win, such as a crown 21, is paid at
     its odds; no prizes); every undecided stake is returned."""
     j = _Judge(state)
     lines: list[BetSettlement] = []
     for b, i, h, bet_id in _stakes(state):
-        if h.status in (HandStatus.BUST, HandStatus.RESCUED, HandStatus.SURRENDERED) or (
-            state.phase != Phase.BETTING and state.decided_at_once(h, bet_id)
+        if (
+            h.status in (HandStatus.BUST, HandStatus.RESCUED, HandStatus.SURRENDERED)
+            or (state.phase != Phase.BETTING and state.decided_at_once(h, bet_id))
+            or _pontoon_decided_by_the_dealers_cards(state, h)
         ):
             if h.status == HandStatus.SURRENDERED:
                 base, added, _ = h.stakes[bet_id]

@@ -26,9 +26,11 @@ from tables.engine import (
     TurnKind,
     apply,
     event_from_json,
+    fold,
     get_preset,
     new_round,
     settle,
+    settle_void,
     shuffle_shoe,
     stacked_shoe,
     verify_commitment,
@@ -432,6 +434,38 @@ def test_s8_void_returns_a_21_that_still_waits_for_the_dealer():
     g = Partial("british_casino", bets((1, 1000), (2, 1000)), "5S", "9C", "9H", "6C", "8C")
     s = g.feed(D(1, "hit"), "KD")
     assert s.hand(1, 0).status == "stood" and s.turn() == Turn(TurnKind.HAND, 2, 0)
+    assert paid(g.void()) == {
+        ("b1", 1, 0, "void_returned"): 1000,
+        ("b2", 2, 0, "void_returned"): 1000,
+    }
+
+
+def test_s8_void_in_the_dealers_phase_pays_a_pontoon_the_dealers_two_cards_decided():
+    """§8 "any hand whose outcome no further card can change": british_casino, box 1's Pontoon
+    waited for the dealer's second card (K, then 5: no dealer Pontoon); the dealer draws on for
+    box 2's 18 and the round is voided: the Pontoon has won (2:1), the 18 is returned."""
+    evs = bets((1, 1000), (2, 1000))
+    g = Partial("british_casino", evs, "AS", "QC", "KH", "KC", "8D", D(2, "stand"), "5D")
+    assert g.state.phase == "dealer" and [c.code for c in g.state.dealer] == ["KH", "5D"]
+    assert paid(g.void()) == {
+        ("b1", 1, 0, "pontoon"): 3000,
+        ("b2", 2, 0, "void_returned"): 1000,
+    }
+    # a rule-set version from before this reading returned the Pontoon, and replays so
+    rules, payouts = get_preset("british_casino")
+    before = rules.replace(void_pays_pontoon_after_dealer_two_cards=False)
+    replayed = fold(before, payouts, g.events, TableLimits())
+    assert paid(settle_void(replayed)) == {
+        ("b1", 1, 0, "void_returned"): 1000,
+        ("b2", 2, 0, "void_returned"): 1000,
+    }
+
+
+def test_s8_void_during_play_returns_a_pontoon_whatever_the_dealers_hidden_cards():
+    """online_2deck deals the dealer's two cards face down before play: a void during play
+    returns box 1's Pontoon (the reading of §8 applies in the dealer's phase, cards face up)."""
+    g = Partial("online_2deck", bets((1, 1000), (2, 1000)), "AS", "9C", "5H", "KS", "7C", "6D")
+    assert g.state.phase == "playing" and len(g.state.dealer) == 2
     assert paid(g.void()) == {
         ("b1", 1, 0, "void_returned"): 1000,
         ("b2", 2, 0, "void_returned"): 1000,

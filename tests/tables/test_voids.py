@@ -257,6 +257,32 @@ def test_approval_after_a_hold_pays_decided_outcomes_and_returns_the_rest():
     assert preview["standing"][0]["paid"] == 2000  # a crown 21 at 1:1
 
 
+def test_approval_in_the_dealers_phase_pays_a_pontoon_the_dealers_two_cards_decided():
+    """British: box 1's Pontoon waited for the dealer's second card, a 5 under the K (no dealer
+    Pontoon); box 2 stood on 18 and the dealer still draws. A void then pays the Pontoon 2:1
+    (no further card can change it) and returns the 18."""
+    table = live_table("british_casino")
+    a, b = funded_player(), funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, a, 1, 1000)
+    bet(rnd, b, 2, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    for card in ["AS", "QC", "KH", "KC", "8D"]:
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    decide(b, "stand")(rnd.pk)
+    services.card_post(actor=DEVICE, round_id=rnd.pk, card="5D")
+    rnd = Round.objects.get(pk=rnd.pk)
+    state = selectors.round_state(rnd)
+    assert state.phase == "dealer" and [c.code for c in state.dealer] == ["KH", "5D"]
+    services.void_request(actor=ACTOR, user=_boss(), round_id=rnd.pk, reason="reader fault")
+    preview = selectors.void_preview(Round.objects.get(pk=rnd.pk))
+    assert [(x["box"], x["paid"]) for x in preview["standing"]] == [(1, 3000)]
+    assert [(x["box"], x["paid"]) for x in preview["returned"]] == [(2, 1000)]
+    voided = services.void_approve(actor=ACTOR, user=_supervisor(), round_id=rnd.pk)
+    assert voided.phase == "voided"
+    assert balance(a) == 10_000 - 1000 + 3000 and balance(b) == 10_000
+
+
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_the_real_worker_expires_a_request_at_its_time_and_the_round_resumes(
