@@ -1,6 +1,8 @@
 """Rounds through the services: every preset reader-fed with stacked cards and settled through
 the ledger, bets behind, phases, late bets, timeouts, crash recovery, suspensions, void."""
 
+import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -490,3 +492,84 @@ def test_traditional_stream_shows_face_down_cards_only_when_the_round_ends():
     assert to_box == [None, None, None, "7H"]  # two first cards and the bought one face down
     revealed = next(e for e in stream if e["type"] == "hands_revealed")
     assert revealed["boxes"] == {"1": [["KS", "6D", "2C", "7H"]]}
+
+
+def test_server_shoe_cut_card_finishes_the_round_then_a_new_shuffled_shoe_follows(monkeypatch):
+    """§8: when the cut card comes out the round is dealt to its end from the same shoe; the
+    next round gets a new shoe (the old one retired and revealed), committed before its first
+    card. Seeded shuffles; one deck cut at 25% (13 cards) so the cut card comes out mid-round
+    within a few rounds."""
+    shuffle = eng.shuffle_shoe
+    rng = random.Random(3)
+    monkeypatch.setattr(
+        eng, "shuffle_shoe", lambda *, rule_set: shuffle(rule_set=rule_set, rng=rng)
+    )
+    table = live_table("british_casino", card_source="server_shoe")
+    short = services.rule_set_version_create(
+        actor=ACTOR,
+        name="british_casino",
+        document={**table.rule_set.document, "decks": 1, "penetration_percent": 25},
+    )
+    services.table_rules_set(
+        actor=ACTOR, table_id=table.pk, rule_set=short, payout_schedule=table.payout_schedule
+    )
+    a = funded_player(100_000)
+
+    def play(rnd):
+        bet(rnd, a, 1, 1000)
+        services.round_close_betting(actor=DEVICE, round_id=rnd.pk)  # the server deals
+        while (rnd := Round.objects.get(pk=rnd.pk)).phase in Round.LIVE:
+            legal = selectors.round_state(rnd).legal_actions()
+            action = next((x for x in ("stand", "decline") if x in legal), "hit")
+            decide(a, action)(rnd.pk)
+        return _settled(rnd)
+
+    def dealt_from(rnd):
+        """The round's cards and the shoe ids that dealt them (from each card event's actor)."""
+        rows = RoundEvent.objects.filter(round=rnd, type="card_dealt").order_by("id")
+        cards = [e.payload["card"] for e in rows]
+        return cards, {int(re.match(r"server shoe (\d+) ", e.actor).group(1)) for e in rows}
+
+    first_round = services.round_open(actor=DEVICE, table_id=table.pk)
+    shoe = Shoe.objects.get(pk=first_round.shoe_id)
+    assert shoe.cut_index == 13 and not shoe.cut_card_out
+    rnd, played = first_round, 0
+    while True:
+        assert rnd.shoe_id == shoe.pk  # (3) no round before the cut card changed shoe
+        assert Shoe.objects.filter(table=table).count() == 1
+        before = shoe.position
+        assert before < shoe.cut_index
+        rnd = play(rnd)
+        played += 1
+        cards, shoes = dealt_from(rnd)
+        shoe.refresh_from_db()
+        # (1) every card of the round came from this shoe, in its order, one after another
+        assert shoes == {shoe.pk} and rnd.shoe_id == shoe.pk
+        assert cards == shoe.order[before : shoe.position]
+        assert shoe.retired_at is None  # a shoe lives on between rounds until the cut card
+        if shoe.cut_card_out:
+            break
+        assert played < 10
+        rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    assert played >= 2 and before < shoe.cut_index < shoe.position  # cut card came out mid-round
+    assert rnd.phase == Round.Phase.SETTLED
+
+    # (2) the next round: a new shoe, the old one retired and its order revealed and verified
+    nxt = services.round_open(actor=DEVICE, table_id=table.pk)
+    shoe.refresh_from_db()
+    assert nxt.shoe_id != shoe.pk
+    assert shoe.retired_at is not None and shoe.verified is True
+    new = Shoe.objects.get(pk=nxt.shoe_id)
+    assert new.retired_at is None and new.source == Shoe.Source.SERVER
+    assert new.position == 0 and new.cards_dealt == 0 and new.cut_index == 13
+    record = new.shuffles.get()
+    assert len(record.commitment) == 64
+    opened = RoundEvent.objects.get(round=nxt, type="round_opened")
+    assert opened.payload["shoe_commitment"] == record.commitment
+    shuffled = AuditEvent.objects.filter(name="tables.shoe_shuffled", table_id=table.pk)
+    assert [e.payload["shoe_id"] for e in shuffled.order_by("id")] == [shoe.pk, new.pk]
+    nxt = play(nxt)
+    cards, shoes = dealt_from(nxt)
+    assert shoes == {new.pk} and cards == new.order[: len(cards)]
+    assert RoundEvent.objects.filter(round=nxt, type="card_dealt").earliest("id").id > opened.id
+    assert eng.verify_commitment(record.sealed_order, record.salt, record.commitment)
