@@ -11,6 +11,7 @@ from tables.engine import (
     CardTarget,
     IllegalAction,
     ImpossibleCard,
+    MatchDeclined,
     MatchMade,
     TargetKind,
     Turn,
@@ -133,6 +134,22 @@ def test_s3_2_one_double_per_hand_and_rescue_offered():
     s = apply(s, D(1, "double"))
     s = apply(s, CardDealt("4D"))
     assert s.legal_actions() == ["rescue", "stand"]
+
+
+def test_s3_2_one_double_per_hand_each_split_hand_its_own():
+    """§3.2 "Double: ... on the first two cards of a split hand (not split aces) ... One double
+    per hand": a split hand that has doubled is refused a second double; the next split hand
+    may still double once."""
+    s = dealt(P, bets((1, 1000)), ["8S", "9H", "8C", D(1, "split"), "3D"])
+    s = apply(s, D(1, "double", amount=500))
+    s = apply(s, CardDealt("2D"))  # 8 3 2 = 13: not bust, the rescue is offered
+    assert s.turn() == Turn(TurnKind.HAND, 1, 0) and "double" not in s.legal_actions()
+    with pytest.raises(IllegalAction):
+        apply(s, D(1, "double", amount=500))
+    s = apply(s, D(1, "stand"))
+    s = apply(s, CardDealt("2C"))  # second split hand: 8 2
+    assert s.turn() == Turn(TurnKind.HAND, 1, 1) and "double" in s.legal_actions()
+    assert s.hand(1, 0).doubles == 1 and s.hand(1, 1).doubles == 0
 
 
 def test_s3_2_rescue_returns_double_loses_original():
@@ -540,6 +557,37 @@ def test_s3_4_obbo_split_hands_returned_busted_hands_lost():
         [D(1, "split"), D(1, "stand"), D(1, "stand", 1)],
     )
     assert paid(st) == {("b1", 1, 0, "lose"): 0, ("b1", 1, 1, "obbo_returned"): 1000}
+
+
+def test_s3_4_obbo_bets_behind_lose_original_only_and_get_back_their_own_double():
+    """§3.4 "Dealer Pontoon (OBBO ...): the box's first hand, if it is still standing and not a
+    21, loses its original stake only; every other stake on the box still standing (double
+    stakes ...) is returned"; §8 "in crown a double may be matched with any amount up to the
+    bettor's own original stake": alice doubles 800 on 1000, bob matches 300 on his 600, cat
+    (500) does not match; the hand stands on 18 and the dealer's A takes a K."""
+    evs = [
+        BetPlaced("a", 1, 1000, "alice"),
+        BetPlaced("b", 1, 600, "bob", True),
+        BetPlaced("c", 1, 500, "cat", True),
+    ]
+    s, st = run(
+        P,
+        evs,
+        ["5S", "AH", "4C", "9D", "KD"],
+        [
+            D(1, "double", amount=800),
+            MatchMade("b", 300),
+            MatchDeclined("c"),
+            D(1, "stand"),
+        ],
+    )
+    assert s.dealer_pontoon() and s.value(s.hand(1, 0)).total == 18
+    by = {x.bet_id: (x.result, x.stake, x.stake_returned, x.paid) for x in st.lines}
+    assert by == {
+        "a": ("lose", 1800, 800, 800),
+        "b": ("lose", 900, 300, 300),
+        "c": ("lose", 500, 0, 0),
+    }
 
 
 def test_s3_4_dealer_bust_higher_total_and_tie_push():

@@ -151,6 +151,19 @@ def test_s4_double_twice_each_for_original_then_hit_or_stand():
     assert s.hand(1, 0).stakes["b1"][:2] == [1000, 2000]
 
 
+@pytest.mark.parametrize("dealer_card", ["9H", "KH"])
+def test_s4_pontoon_cannot_be_doubled(dealer_card):
+    """§4 "A Pontoon cannot be doubled"; §8 "A hand stops when it ... is a Pontoon ... A player
+    is never asked to act on a hand that cannot change": box 1's Pontoon (decided at once
+    against a 9, waiting against a K) stands undoubled and play passes to box 2."""
+    s = dealt(P, bets((1, 1000), (2, 1000)), ["AS", "5S", dealer_card, "KC", "6C"])
+    assert s.hand(1, 0).status == "stood" and s.hand(1, 0).doubles == 0
+    assert s.turn() == Turn(TurnKind.HAND, 2, 0) and "double" in s.legal_actions()
+    with pytest.raises(OutOfTurn):
+        apply(s, D(1, "double"))
+    assert s.hand(1, 0).stakes["b1"] == [1000, 0, 0]
+
+
 def test_s4_second_double_only_if_first_made():
     s = dealt(P, bets((1, 1000)), ["2S", "9H", "3C"])
     s = apply(s, D(1, "hit"))

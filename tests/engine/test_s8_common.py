@@ -153,6 +153,20 @@ def test_s8_timeout_never_rescues():
     assert s.hand(1, 0).status == "stood"
 
 
+def test_s8_timeout_never_splits_or_surrenders_crown():
+    """§8 "When it runs out the server acts: stand where standing is allowed ... it never
+    doubles, splits, buys, surrenders ...": crown 8-8 against a dealer K (standing allowed on any
+    total, §2) may split, double or surrender; the timeout stands, and 16 loses to K 7."""
+    s = dealt("crown", bets((1, 1000)), ["8S", "KH", "8C"])
+    assert s.legal_actions() == ["double", "hit", "split", "stand", "surrender"]
+    s = apply(s, TimeoutDefault())
+    assert len(s.boxes[1].hands) == 1 and s.hand(1, 0).status == "stood"
+    assert s.hand(1, 0).stakes["b1"] == [1000, 0, 0]
+    s = apply(s, CardDealt("7D"))  # the dealer: K 7 = 17, stands
+    assert s.phase == "complete"
+    assert paid(settle(s)) == {("b1", 1, 0, "lose"): 0}
+
+
 def test_s8_limits_apply_to_stakes_placed_after_the_first_card():
     lim = TableLimits(min_bet=100, max_bet=1000)
     s = dealt("traditional", [BetPlaced("b1", 1, 0, "p")], ["9S", "7H"], lim)
@@ -177,6 +191,28 @@ def test_s8_timeout_twists_in_traditional():
     )
     s = apply(s, TimeoutDefault())
     assert s.hand(1, 0).twisted and s.hand(1, 0).stakes["b1"][1] == 0
+
+
+@pytest.mark.parametrize(
+    "second,legal,status",
+    [
+        ("5C", ["buy", "twist"], "open"),  # 9 5 = 14: may not stand, the server twists
+        ("7C", ["buy", "stand", "twist"], "stood"),  # 9 7 = 16: the server stands
+    ],
+)
+def test_s8_timeout_never_buys_in_traditional(second, legal, status):
+    """§8 "stand where standing is allowed, otherwise hit (in traditional, twist); it never ...
+    buys": a traditional box that may buy twists on 14 and stands on 16, its stake unchanged."""
+    s = dealt(
+        "traditional",
+        [BetPlaced("b1", 1, 0, "p")],
+        ["9S", "7H", StakePlaced("b1", 500), second, "9D"],
+    )
+    assert s.legal_actions() == legal
+    s = apply(s, TimeoutDefault())
+    h = s.hand(1, 0)
+    assert h.status == status and h.buys == 0 and h.stakes["b1"] == [500, 0, 0]
+    assert h.twisted is (status == "open")
 
 
 def test_s8_timeout_declines_matches_and_insurance():
