@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from django.db.models import QuerySet
 
-from casino.rows import model_first, model_select_sql
+from casino.rows import Along, model_first, model_select_sql
 from tables.models import Round, Shoe, Table, VoidRequest
 
 
@@ -88,19 +88,13 @@ _BOX_FOR_BET_SQL = """
 """
 
 
-def box_for_bet_statement(
-    table_id: int, number: int, *, round_id: int, player_id: int
-) -> tuple[str, dict[str, int]]:
+def box_for_bet_statement(table_id: int, number: int, *, round_id: int, player_id: int) -> Along:
     """The box locked for a bet of ``player_id`` (whose wallet the bet has locked, so none of
     the player's other bets is in flight and the player's facts are current): the statement,
     run right after the wallet's lock in the same round trip
-    (``ledger.services.stake_wallet_lock(along=)``); its row goes to ``box_for_bet_row``."""
-    return _BOX_FOR_BET_SQL, {
-        "table": table_id,
-        "box": number,
-        "round": round_id,
-        "player": player_id,
-    }
+    (``ledger.services.stake_wallet_lock(along=)``); its rows go to ``box_for_bet_row``."""
+    params = {"table": table_id, "box": number, "round": round_id, "player": player_id}
+    return Along(_BOX_FOR_BET_SQL, params, after=True)
 
 
 def box_for_bet_row(rows: list[tuple] | None) -> BoxForBet | None:

@@ -12,7 +12,6 @@ from django.utils import timezone
 from audit.services import audit_events_batched
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable
-from casino.rows import Along
 from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
@@ -101,11 +100,8 @@ def _bet_place(*, actor, round_id, player, box, stake, behind, operator_id) -> B
         # The player's wallet, found and locked at once, then the box (lock order), in one
         # round trip: a bet without a wallet has locked its box too, and writes nothing.
         box_lock = (
-            Along(
-                *lock_objects.box_for_bet_statement(
-                    rnd.table_id, box, round_id=rnd.pk, player_id=player.pk
-                ),
-                after=True,
+            lock_objects.box_for_bet_statement(
+                rnd.table_id, box, round_id=rnd.pk, player_id=player.pk
             )
             if type(box) is int and 0 < box < 2**15  # else the engine refuses it (no such box)
             else None

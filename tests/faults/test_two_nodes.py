@@ -12,6 +12,7 @@ import http.client
 import os
 import random
 import signal
+import socket
 import time
 import uuid
 from datetime import timedelta
@@ -58,9 +59,17 @@ class Node:
         )
 
     def pause(self, paused: bool) -> None:
-        """Stop (or continue) the worker, so the broker hands the queue's messages to the
-        other node: which worker takes a message is otherwise up to timing."""
-        self.worker.process.send_signal(signal.SIGSTOP if paused else signal.SIGCONT)
+        """Make the worker stop (or start again) consuming the queue, so the broker hands the
+        queue's messages to the other node: which worker takes a message is otherwise up to
+        timing. Through Celery's remote control, not SIGSTOP: the broker went on pushing a
+        stopped worker its prefetch of messages, and a round handed to the other node could
+        sit there until the pass failed ("node b settled none")."""
+        from casino.celery import app
+
+        node = f"{self.worker.name}@{socket.gethostname()}"
+        control = app.control.cancel_consumer if paused else app.control.add_consumer
+        replies = control(self.worker.queue, destination=[node], reply=True, timeout=10)
+        assert replies, f"{node} did not answer the remote control"
 
     def kill(self) -> None:
         self.worker.process.send_signal(signal.SIGKILL)
