@@ -462,6 +462,9 @@ def main() -> int:
             os.killpg(server.pid, signal.SIGKILL)
         connection.close()
         teardown_databases(old, verbosity=0)
+        from conftest import _queue_delete
+
+        _queue_delete("bench-bets")  # the betting timers of rounds in the dropped database
 
 
 if __name__ == "__main__":

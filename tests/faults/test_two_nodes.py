@@ -21,7 +21,7 @@ import pytest
 from django.db import connection
 from django.db.models import Count
 
-from conftest import WorkerProcess, wait_until
+from conftest import WorkerProcess, _queue_delete, wait_until
 from ledger.models import Account, Transaction
 from tables import services
 from tables.models import Round
@@ -97,6 +97,7 @@ def shared():
     }
     yield queue, env
     app.conf.task_default_queue = saved
+    _queue_delete(queue)  # what the killed node left in it dies with the test
 
 
 def _refused(port: int, source: str) -> int:
