@@ -39,17 +39,23 @@ def _money():
     return balances, legs
 
 
-def _playing(preset="british_casino", **table_fields):
-    """A reader-fed round waiting for box 1's decision (T 8 against a dealer 9, box 2 T 6)."""
+def _dealt(preset, cards, **table_fields):
+    """A reader-fed round of ``preset``: players a (box 1) and b (box 2) bet 1000 each, then
+    ``cards`` are posted; (round, a, b)."""
     table = live_table(preset, **table_fields)
     a, b = funded_player(), funded_player()
     rnd = services.round_open(actor=DEVICE, table_id=table.pk)
     bet(rnd, a, 1, 1000)
     bet(rnd, b, 2, 1000)
     services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
-    for card in ["TS", "TC", "9H", "8C", "6D"]:
+    for card in cards:
         services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
-    rnd = Round.objects.get(pk=rnd.pk)
+    return Round.objects.get(pk=rnd.pk), a, b
+
+
+def _playing(**table_fields):
+    """A British round waiting for box 1's decision (T 8 against a dealer 9, box 2 T 6)."""
+    rnd, a, b = _dealt("british_casino", ["TS", "TC", "9H", "8C", "6D"], **table_fields)
     assert selectors.round_state(rnd).turn() == eng.Turn(eng.TurnKind.HAND, 1, 0)
     assert rnd.decision_token
     return rnd, a, b
@@ -227,14 +233,7 @@ def test_a_held_round_in_settling_is_settled_only_when_the_hold_ends(
 def test_approval_after_a_hold_pays_decided_outcomes_and_returns_the_rest():
     """Crown: box 1's 21 is decided at once and stands at its odds; box 2 is undecided and its
     stake comes back; the preview says so before the approval."""
-    table = live_table("crown")
-    a, b = funded_player(), funded_player()
-    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
-    bet(rnd, a, 1, 1000)
-    bet(rnd, b, 2, 1000)
-    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
-    for card in ["5S", "JC", "9H", "6C", "6D"]:
-        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    rnd, a, b = _dealt("crown", ["5S", "JC", "9H", "6C", "6D"])
     decide(a, "hit")(rnd.pk)
     services.card_post(actor=DEVICE, round_id=rnd.pk, card="KD")  # box 1: 5 6 K = 21
     rnd = Round.objects.get(pk=rnd.pk)
@@ -261,14 +260,7 @@ def test_approval_in_the_dealers_phase_pays_a_pontoon_the_dealers_two_cards_deci
     """British: box 1's Pontoon waited for the dealer's second card, a 5 under the K (no dealer
     Pontoon); box 2 stood on 18 and the dealer still draws. A void then pays the Pontoon 2:1
     (no further card can change it) and returns the 18."""
-    table = live_table("british_casino")
-    a, b = funded_player(), funded_player()
-    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
-    bet(rnd, a, 1, 1000)
-    bet(rnd, b, 2, 1000)
-    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
-    for card in ["AS", "QC", "KH", "KC", "8D"]:
-        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    rnd, a, b = _dealt("british_casino", ["AS", "QC", "KH", "KC", "8D"])
     decide(b, "stand")(rnd.pk)
     services.card_post(actor=DEVICE, round_id=rnd.pk, card="5D")
     rnd = Round.objects.get(pk=rnd.pk)
