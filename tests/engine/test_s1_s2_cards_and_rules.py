@@ -90,7 +90,12 @@ def test_s2_preset_table():
         True,
         15,
     )
-    assert (o2.decks, o2.dealer_peek, o2.min_stand_total_kind) == (2, False, "hard")
+    assert (o2.decks, o2.dealer_peek, o2.min_stand_total_kind, o2.dealer_rule) == (
+        2,
+        False,
+        "hard",
+        "hit_soft_17",
+    )
     assert (t.decks, t.dealer_rule, t.min_stand_total, t.player_actions) == (
         1,
         "banker_choice",

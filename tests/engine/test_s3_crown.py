@@ -136,6 +136,14 @@ def test_s3_2_one_double_per_hand_and_rescue_offered():
     assert s.legal_actions() == ["rescue", "stand"]
 
 
+def test_s3_2_stand_at_any_total():
+    """§3.2 "Hit / stand at any total up to 21": a box on 2-3 (5) may stand, and stands."""
+    s = dealt(P, bets((1, 1000)), ["2S", "9H", "3C"])
+    assert "stand" in s.legal_actions()
+    s = apply(s, D(1, "stand"))
+    assert s.hand(1, 0).status == "stood" and s.phase == "dealer"
+
+
 def test_s3_2_one_double_per_hand_each_split_hand_its_own():
     """§3.2 "Double: ... on the first two cards of a split hand (not split aces) ... One double
     per hand": a split hand that has doubled is refused a second double; the next split hand

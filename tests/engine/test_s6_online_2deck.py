@@ -51,6 +51,13 @@ def test_s6_equal_totals_go_to_the_dealer():
     assert paid(st) == {("b1", 1, 0, "lose"): 0}
 
 
+def test_s6_dealer_hits_soft_17():
+    """§6 "Dealer hits soft 17": box 18 stands; the dealer's A-6 draws (a 2: soft 19, stands)."""
+    s, st = run(P, bets((1, 1000)), ["KS", "AH", "8S", "6D", "2C"], [D(1, "stand")])
+    assert [c.code for c in s.dealer] == ["AH", "6D", "2C"]
+    assert paid(st) == {("b1", 1, 0, "lose"): 0}
+
+
 def test_s6_standing_uses_the_hard_total():
     s = dealt(P, bets((1, 1000)), ["AS", "9H", "6C", "9D"])  # A-6: soft 17, hard 7
     assert "stand" not in s.legal_actions()
