@@ -243,22 +243,29 @@ class Hub:
 _hub: Hub | None = None
 
 
+def _conninfo() -> str:
+    """What Django connects with, for the hub's own connections. A URL's query string lands in
+    OPTIONS (the embedded default's ``?host=`` socket directory, ``sslmode``, ...): passed on
+    like HOST and PORT, or the hub would connect elsewhere, or without the TLS asked for."""
+    db = settings.DATABASES["default"]
+    libpq = {option.keyword.decode() for option in psycopg.pq.Conninfo.get_defaults()}
+    params = {key: value for key, value in db.get("OPTIONS", {}).items() if key in libpq}
+    for key, setting in (
+        ("dbname", "NAME"), ("user", "USER"), ("password", "PASSWORD"), ("host", "HOST"),
+        ("port", "PORT"),
+    ):  # fmt: skip
+        if db.get(setting):
+            params[key] = db[setting]
+    params["application_name"] = "casino-table-streams"
+    return make_conninfo(**{key: value for key, value in params.items() if value is not None})
+
+
 def hub() -> Hub:
     """This process's hub, started by the first subscriber."""
     global _hub
     loop = asyncio.get_running_loop()
     if _hub is None or _hub.loop is not loop:
-        db = settings.DATABASES["default"]
-        params = {
-            "dbname": db["NAME"],
-            "user": db.get("USER"),
-            "password": db.get("PASSWORD"),
-            "host": db.get("HOST"),
-            "port": db.get("PORT"),
-            "connect_timeout": db.get("OPTIONS", {}).get("connect_timeout"),
-            "application_name": "casino-table-streams",
-        }
-        _hub = Hub(make_conninfo(**{k: v for k, v in params.items() if v}))
+        _hub = Hub(_conninfo())
     return _hub
 
 

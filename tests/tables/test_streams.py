@@ -247,3 +247,34 @@ def test_subscribers_hold_no_database_connection(client, world):
     # One subscriber: the hub's two connections and the pool's; forty: the same few.
     assert many <= one + 2, (one, many)
     assert many < 12, many
+
+
+def test_the_hub_connects_where_django_does_the_url_query_included(settings):
+    """The embedded default's URL names its socket directory in the query string
+    (``postgresql://postgres:@/casino?host=...``), which Django keeps in OPTIONS: the hub
+    connected to libpq's default socket instead, and its streams never started. Found when a
+    second test process ran these tests on an embedded server of its own."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    from tables.streams import _conninfo
+
+    db = settings.DATABASES["default"]
+    settings.DATABASES = {
+        "default": {
+            **db, "HOST": "", "PORT": "", "NAME": "casino", "USER": "app", "PASSWORD": "",
+            "OPTIONS": {
+                "host": "/run/casino-pg", "port": 5433, "sslmode": "require",
+                "options": "-c statement_timeout=5000", "pool": {"max_size": 4},
+                "server_side_binding": False,
+            },
+        }
+    }  # fmt: skip
+    assert conninfo_to_dict(_conninfo()) == {
+        "host": "/run/casino-pg", "port": "5433", "sslmode": "require",
+        "options": "-c statement_timeout=5000", "dbname": "casino", "user": "app",
+        "application_name": "casino-table-streams",
+    }  # fmt: skip
+    settings.DATABASES = {
+        "default": {**db, "HOST": "db.internal", "PORT": "6432", "OPTIONS": {"host": "/x"}}
+    }
+    assert conninfo_to_dict(_conninfo())["host"] == "db.internal"  # HOST wins, as in Django
