@@ -13,8 +13,11 @@ demo: setup
 	CASINO_ENV=development $(PY) manage.py migrate --no-input
 	CASINO_ENV=development $(PY) manage.py demo $(DEMO_ARGS); status=$$?; $(STOP_EMBEDDED); exit $$status
 
+# Two test processes (pytest-xdist, a file at a time); conftest.py gives the second an embedded
+# PostgreSQL server of its own. TEST_PROCESSES=0 runs every test in one process.
+TEST_PROCESSES ?= 2
 test: setup-dev
-	CASINO_ENV=test $(PY) -m pytest $(PYTEST_ARGS); status=$$?; $(STOP_EMBEDDED); exit $$status
+	CASINO_ENV=test $(PY) -m pytest -n $(TEST_PROCESSES) --dist loadfile $(PYTEST_ARGS); status=$$?; $(STOP_EMBEDDED); exit $$status
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

@@ -29,13 +29,51 @@ connection_created.connect(_allow_superuser_flush)
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings():
+def django_db_modify_db_settings(_xdist_database_server):
     """A test database per pytest process, so concurrent runs never drop each other's."""
     from django.conf import settings
 
     test = settings.DATABASES["default"].setdefault("TEST", {})
     if not test.get("NAME"):
         test["NAME"] = f"test_{settings.DATABASES['default']['NAME']}_{os.getpid()}"
+
+
+@pytest.fixture(scope="session")
+def _xdist_database_server():
+    """Under pytest-xdist (``make test`` runs two processes), every worker past the first runs
+    its tests on an embedded PostgreSQL server of its own, started here and stopped at the end.
+    One server would not do: the audit seal only seals events below the oldest transaction
+    open on the whole server (audit/sealing.py), so one process's open test transactions would
+    hold back the other's seals."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    if worker == "gw0":
+        yield
+        return
+    import dj_database_url
+    from django.conf import settings
+
+    from casino import embedded
+
+    pgdata = embedded.DATA_DIR / "xdist" / worker / "pg"
+    url = embedded.ensure_database_url(pgdata)
+    database = settings.DATABASES["default"]
+    saved = settings.DATABASE_URL, os.environ.get("DATABASE_URL"), dict(database)
+    # In place: the connection objects hold this very dict.
+    own = dj_database_url.parse(url)
+    database.update({key: own[key] for key in ("NAME", "USER", "PASSWORD", "HOST", "PORT")})
+    database["OPTIONS"] = {**database.get("OPTIONS", {}), **own.get("OPTIONS", {})}
+    settings.DATABASE_URL = os.environ["DATABASE_URL"] = url
+    try:
+        yield
+    finally:
+        settings.DATABASE_URL = saved[0]
+        if saved[1] is None:
+            os.environ.pop("DATABASE_URL", None)
+        else:
+            os.environ["DATABASE_URL"] = saved[1]
+        database.clear()
+        database.update(saved[2])
+        embedded.stop(pgdata)
 
 
 def database_url_for(name: str) -> str:

