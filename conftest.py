@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -39,13 +40,15 @@ def django_db_modify_db_settings(_xdist_database_server):
 
 
 @pytest.fixture(scope="session")
-def _xdist_database_server():
+def _xdist_database_server(request):
     """Under pytest-xdist (``make test`` runs two processes), every worker past the first runs
     its tests on an embedded PostgreSQL server of its own, started here and stopped at the end.
     One server would not do: the audit seal only seals events below the oldest transaction
     open on the whole server (audit/sealing.py), so one process's open test transactions would
     hold back the other's seals."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    # From the worker's own configuration, not PYTEST_XDIST_WORKER: a pytest a test starts as
+    # a process of its own (tests/ops/test_replica.py) inherits that variable.
+    worker = getattr(request.config, "workerinput", {}).get("workerid", "gw0")
     if worker == "gw0":
         yield
         return
@@ -270,6 +273,14 @@ def _queue_delete(name: str) -> None:
             Queue(name).bind(conn.default_channel).delete()
     except Exception as exc:  # a broker that cannot delete queues keeps an idle one
         print(f"test queue {name} not deleted: {exc}")
+
+
+def redis_test_url() -> str:
+    """A database of the machine's Redis for one test, which may clear it: 1-12 (the benchmarks
+    use 14 and 15), the first test process drawing from 1-6 and the second from 7-12, so two
+    processes never clear each other's."""
+    process = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
+    return f"redis://127.0.0.1:6379/{1 + process % 2 * 6 + random.randrange(6)}"
 
 
 def wait_until(predicate, *, timeout: float = 30, interval: float = 0.1, message=""):

@@ -2,7 +2,6 @@
 default) and Redis (production's ``CACHE_URL``; here the machine's Redis, a database of this
 test's own)."""
 
-import random
 import threading
 import time
 
@@ -12,6 +11,7 @@ from django.core.cache import caches
 from casino.api import roles
 from casino.api.throttling import PerCredentialThrottle
 from casino.cache import window_count
+from conftest import redis_test_url
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(params=["database", "redis"])
 def shared_cache(request, settings):
     if request.param == "redis":
-        location = f"redis://127.0.0.1:6379/{random.randint(1, 15)}"
+        location = redis_test_url()
         settings.CACHES = {
             **settings.CACHES,
             "default": {"BACKEND": "casino.cache.RedisCache", "LOCATION": location},
@@ -73,7 +73,7 @@ def test_one_redis_client_per_process_whatever_the_request_context(settings):
     client and one connection pool, so a request does not open a connection to Redis."""
     settings.CACHES = {
         **settings.CACHES,
-        "default": {"BACKEND": "casino.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/9"},
+        "default": {"BACKEND": "casino.cache.RedisCache", "LOCATION": redis_test_url()},
     }
     backends = []
     for _ in range(2):  # a new thread starts with a context of its own, as a request does
@@ -96,7 +96,7 @@ def test_a_burst_past_the_pools_connections_waits_for_one_instead_of_failing(set
         **settings.CACHES,
         "default": {
             "BACKEND": "casino.cache.RedisCache",
-            "LOCATION": "redis://127.0.0.1:6379/8",
+            "LOCATION": redis_test_url(),
             "OPTIONS": {**settings.REDIS_CACHE_OPTIONS, "max_connections": 3},
         },
     }

@@ -21,7 +21,7 @@ import pytest
 from django.db import connection
 from django.db.models import Count
 
-from conftest import WorkerProcess, _queue_delete, wait_until
+from conftest import WorkerProcess, _queue_delete, redis_test_url, wait_until
 from ledger.models import Account, Transaction
 from tables import services
 from tables.models import Round
@@ -91,7 +91,7 @@ def shared():
     saved = app.conf.task_default_queue
     app.conf.task_default_queue = queue
     env = {
-        "CACHE_URL": f"redis://127.0.0.1:6379/{random.randint(1, 15)}",
+        "CACHE_URL": redis_test_url(),
         "API_REFUSAL_THROTTLE_RATE": f"{REFUSALS_PER_WINDOW}/h",
         "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback, no TLS proxy in front
     }
