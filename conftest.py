@@ -83,9 +83,9 @@ def _xdist_database_server(request):
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's, and at the end, before the test database is dropped, the sessions
-    still on it are ended and named in a warning: now and then, under two processes, one was
-    (a process a late test stopped, whose backend had not gone yet), the drop failed and the
-    database stayed on the server."""
+    still on it are ended and named in a warning. In four of six runs in two processes one
+    was still there, the drop failed and the database stayed on the server; whose it was is
+    not known yet (it did not recur in the run that logged them): the warning will say."""
     yield
     from django.db import connection
 

@@ -27,10 +27,10 @@ FLAGS = [
 
 
 # Per package, not per session: while it is open, the sync API's event loop stays running in
-# the test thread (asyncio.get_running_loop() answers), so a later test outside tests/browser/
-# whose Django client calls the async stream view is refused ("You cannot use AsyncToSync in
-# the same thread as an async event loop"), as happened under pytest-xdist, where a process
-# runs browser files before others.
+# the test thread (asyncio.get_running_loop() answers), and a test whose Django client calls
+# the async stream view is refused there ("You cannot use AsyncToSync in the same thread as an
+# async event loop"). Under pytest-xdist, where a process may run browser files before others,
+# the tenant-boundary matrix failed so twice after them; it passed with this scope.
 @pytest.fixture(scope="package")
 def browser():
     if not shutil.which(CHROMIUM):
