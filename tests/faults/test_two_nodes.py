@@ -63,9 +63,14 @@ class Node:
         queue's messages to the other node: which worker takes a message is otherwise up to
         timing. Through Celery's remote control, not SIGSTOP: the broker went on pushing a
         stopped worker its prefetch of messages, and a round handed to the other node could
-        sit there until the pass failed ("node b settled none")."""
+        sit there until the pass failed ("node b settled none"). The filesystem transport of
+        a machine without a broker (README "two commands") has no remote control, and pushes
+        nothing: a stopped worker takes no message there."""
         from casino.celery import app
 
+        if not app.conf.worker_enable_remote_control:
+            self.worker.process.send_signal(signal.SIGSTOP if paused else signal.SIGCONT)
+            return
         node = f"{self.worker.name}@{socket.gethostname()}"
         control = app.control.cancel_consumer if paused else app.control.add_consumer
         replies = control(self.worker.queue, destination=[node], reply=True, timeout=10)
