@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+from django.conf import settings
+
 from conftest import ROOT
 
 MATHS = {"numpy", "numba", "llvmlite"}
@@ -91,6 +93,9 @@ def test_the_serverless_broker_connects_without_a_warning(tmp_path):
             "DJANGO_SETTINGS_MODULE": "casino.settings",
             "CASINO_ENV": "development",
             "CASINO_DATA_DIR": str(tmp_path),
+            # This run's database: without one (a machine with only Python) the probe would
+            # start an embedded server of its own in tmp_path and leave it running.
+            "DATABASE_URL": settings.DATABASE_URL,
         },
         capture_output=True,
         text=True,
