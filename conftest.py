@@ -94,12 +94,26 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute(
-            "SELECT application_name, backend_type, state, pg_terminate_backend(pid)"
+            "SELECT application_name, state, client_port, pg_terminate_backend(pid)"
             " FROM pg_stat_activity WHERE datname = current_database()"
             " AND pid <> pg_backend_pid()"
         )
         if lingering := cursor.fetchall():
-            warnings.warn(f"sessions still on the test database, ended: {lingering}", stacklevel=1)
+            named = [(*row[:2], _client_of(row[2])) for row in lingering]
+            warnings.warn(f"sessions still on the test database, ended: {named}", stacklevel=1)
+
+
+def _client_of(port: int | None) -> str:
+    """The local process and thread count at the client's end of a session (TCP only)."""
+    import psutil
+
+    for conn in psutil.net_connections(kind="tcp"):
+        if port and conn.laddr and conn.laddr.port == port and conn.pid:
+            process = psutil.Process(conn.pid)
+            mine = " (this test process)" if conn.pid == os.getpid() else ""
+            threads = ", ".join(t.name for t in threading.enumerate()) if mine else ""
+            return f"pid {conn.pid}{mine}: {' '.join(process.cmdline())[:120]} [{threads}]"
+    return f"client port {port}"
 
 
 def database_url_for(name: str) -> str:
