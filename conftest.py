@@ -86,9 +86,10 @@ def _xdist_database_server(request):
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's, and at the end, before the test database is dropped, the sessions
     still on it are ended and named in a warning. In five of nine runs in two processes one
-    was still there, the drop failed and the database stayed on the server. Named once so
-    far: an idle client backend without an application name (a Django connection, of this
-    process or of one it started), after tests/sandbox/test_end_to_end.py; not traced yet."""
+    was still there, the drop failed and the database stayed on the server. Named so far
+    (twice, both after tests/sandbox/test_end_to_end.py, in the process on the embedded
+    server): an idle session over the Unix socket without an application name (a Django
+    connection, of this process or one it started); not traced further yet."""
     yield
     from django.db import connection
 
@@ -104,16 +105,18 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 
 def _client_of(port: int | None) -> str:
-    """The local process and thread count at the client's end of a session (TCP only)."""
+    """The local process at the client's end of a session over TCP (with this process's
+    threads when it is this one); over a Unix socket (port -1), this process's threads, the
+    likeliest owners."""
     import psutil
 
+    threads = ", ".join(t.name for t in threading.enumerate())
     for conn in psutil.net_connections(kind="tcp"):
-        if port and conn.laddr and conn.laddr.port == port and conn.pid:
-            process = psutil.Process(conn.pid)
-            mine = " (this test process)" if conn.pid == os.getpid() else ""
-            threads = ", ".join(t.name for t in threading.enumerate()) if mine else ""
-            return f"pid {conn.pid}{mine}: {' '.join(process.cmdline())[:120]} [{threads}]"
-    return f"client port {port}"
+        if port and port > 0 and conn.laddr and conn.laddr.port == port and conn.pid:
+            if conn.pid == os.getpid():
+                return f"this test process [{threads}]"
+            return f"pid {conn.pid}: {' '.join(psutil.Process(conn.pid).cmdline())[:120]}"
+    return f"client port {port}; this test process's threads: [{threads}]"
 
 
 def database_url_for(name: str) -> str:
