@@ -86,10 +86,11 @@ def _xdist_database_server(request):
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's, and at the end, before the test database is dropped, the sessions
     still on it are ended and named in a warning. In five of nine runs in two processes one
-    was still there, the drop failed and the database stayed on the server. Named so far
-    (twice, both after tests/sandbox/test_end_to_end.py, in the process on the embedded
-    server): an idle session over the Unix socket without an application name (a Django
-    connection, of this process or one it started); not traced further yet."""
+    was still there, the drop failed and the database stayed on the server. Named so far:
+    an idle session without an application name held by this test process, whose threads
+    then included a live server's request thread (pytest-django's session-scoped
+    ``live_server``; CONN_MAX_AGE keeps that thread's connection open while it waits on a
+    keep-alive client), after tests/sandbox/test_end_to_end.py, three times."""
     yield
     from django.db import connection
 
