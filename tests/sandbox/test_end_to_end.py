@@ -125,8 +125,9 @@ def test_one_round_of_each_preset_with_only_the_generated_client(
             decision_seconds=4,
         )
 
-    with Receiver() as listener:
-        api = client(live_server.url, key)
+    # Clients closed at the end: a keep-alive connection left open holds a live server's
+    # request thread, and with it that thread's database connection, to the session's end.
+    with Receiver() as listener, client(live_server.url, key) as api:
         hook = ok(
             operator_webhook_update.sync(
                 client=api,
@@ -147,9 +148,8 @@ def test_one_round_of_each_preset_with_only_the_generated_client(
 
         def play(table):
             try:
-                rounds[table.id] = play_one_round(
-                    client(live_server.url, key), table, seats[table.id]
-                )
+                with client(live_server.url, key) as own:
+                    rounds[table.id] = play_one_round(own, table, seats[table.id])
             except BaseException as exc:  # reported by the main thread
                 failures.append(exc)
 
