@@ -63,23 +63,14 @@ def _xdist_database_server(request):
     pgdata = embedded.DATA_DIR / "xdist" / worker / "pg"
     url = embedded.ensure_database_url(pgdata)
     database = settings.DATABASES["default"]
-    saved = settings.DATABASE_URL, os.environ.get("DATABASE_URL"), dict(database)
-    # In place: the connection objects hold this very dict.
+    # In place: the connection objects hold this very dict. Not restored: the process ends
+    # with the session, after the test database's drop.
     own = dj_database_url.parse(url)
     database.update({key: own[key] for key in ("NAME", "USER", "PASSWORD", "HOST", "PORT")})
     database["OPTIONS"] = {**database.get("OPTIONS", {}), **own.get("OPTIONS", {})}
     settings.DATABASE_URL = os.environ["DATABASE_URL"] = url
-    try:
-        yield
-    finally:
-        settings.DATABASE_URL = saved[0]
-        if saved[1] is None:
-            os.environ.pop("DATABASE_URL", None)
-        else:
-            os.environ["DATABASE_URL"] = saved[1]
-        database.clear()
-        database.update(saved[2])
-        embedded.stop(pgdata)
+    yield
+    embedded.stop(pgdata)
 
 
 @pytest.fixture(scope="session")

@@ -134,6 +134,8 @@ class Proxy:
     def close(self):
         self._closed = True
         self.cut()
+        with contextlib.suppress(OSError):  # wakes the accept() closing alone leaves blocked
+            self._server.shutdown(socket.SHUT_RDWR)
         self._server.close()
 
 
