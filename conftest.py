@@ -76,12 +76,9 @@ def _xdist_database_server(request):
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's, and at the end, before the test database is dropped, the sessions
-    still on it are ended and named in a warning. In five of nine runs in two processes one
-    was still there, the drop failed and the database stayed on the server. Named so far:
-    an idle session without an application name held by this test process, whose threads
-    then included a live server's request thread (pytest-django's session-scoped
-    ``live_server``; CONN_MAX_AGE keeps that thread's connection open while it waits on a
-    keep-alive client), after tests/sandbox/test_end_to_end.py, three times."""
+    still on it are ended and named in a warning, so a leak cannot leave the database on the
+    server (it did in five of nine runs in two processes: tests/sandbox/test_end_to_end.py
+    left its API clients open, and a live server's request thread kept its connection)."""
     yield
     from django.db import connection
 
