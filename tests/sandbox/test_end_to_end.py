@@ -127,70 +127,73 @@ def test_one_round_of_each_preset_with_only_the_generated_client(
 
     # Clients closed at the end: a keep-alive connection left open holds a live server's
     # request thread, and with it that thread's database connection, to the session's end.
-    with Receiver() as listener, client(live_server.url, key) as api:
-        hook = ok(
-            operator_webhook_update.sync(
-                client=api,
-                body=OwnWebhookInputRequest(webhook_url=listener.url, event_types=[]),
+    with client(live_server.url, key) as api:
+        with Receiver() as listener:
+            hook = ok(
+                operator_webhook_update.sync(
+                    client=api,
+                    body=OwnWebhookInputRequest(webhook_url=listener.url, event_types=[]),
+                )
             )
-        )
-        verifier = Webhook(hook.secret)
+            verifier = Webhook(hook.secret)
 
-        tables = ok(tables_list.sync(client=api, page_size=100)).results
-        assert sorted(t.code for t in tables) == sorted(f"sbx-{p}" for p in PRESETS)
-        assert {t.currency for t in tables} == {PLAY_MONEY}
+            tables = ok(tables_list.sync(client=api, page_size=100)).results
+            assert sorted(t.code for t in tables) == sorted(f"sbx-{p}" for p in PRESETS)
+            assert {t.currency for t in tables} == {PLAY_MONEY}
 
-        seats = {
-            t.id: [seat(api, f"{t.code}-{n}") for n in range(PLAYERS_PER_TABLE)] for t in tables
-        }
-        rounds: dict[int, int] = {}
-        failures: list[BaseException] = []
+            seats = {
+                t.id: [seat(api, f"{t.code}-{n}") for n in range(PLAYERS_PER_TABLE)] for t in tables
+            }
+            rounds: dict[int, int] = {}
+            failures: list[BaseException] = []
 
-        def play(table):
-            try:
-                with client(live_server.url, key) as own:
-                    rounds[table.id] = play_one_round(own, table, seats[table.id])
-            except BaseException as exc:  # reported by the main thread
-                failures.append(exc)
+            def play(table):
+                try:
+                    with client(live_server.url, key) as own:
+                        rounds[table.id] = play_one_round(own, table, seats[table.id])
+                except BaseException as exc:  # reported by the main thread
+                    failures.append(exc)
 
-        threads = [threading.Thread(target=play, args=(t,)) for t in tables]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(240)
-        assert not failures, failures
-        assert len(rounds) == len(PRESETS)
+            threads = [threading.Thread(target=play, args=(t,)) for t in tables]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(240)
+            assert not failures, failures
+            assert len(rounds) == len(PRESETS)
 
-        # Every settled round's webhook arrives, signed as Standard Webhooks says.
-        def settled_hooks():
-            found = {}
-            for request in list(listener.requests):
-                payload = verifier.verify(request["body"], request["headers"])
-                if payload["kind"] == "round.settled":
-                    found[payload["payload"]["round_id"]] = payload
-            return found if set(rounds.values()) <= set(found) else None
+            # Every settled round's webhook arrives, signed as Standard Webhooks says.
+            def settled_hooks():
+                found = {}
+                for request in list(listener.requests):
+                    payload = verifier.verify(request["body"], request["headers"])
+                    if payload["kind"] == "round.settled":
+                        found[payload["payload"]["round_id"]] = payload
+                return found if set(rounds.values()) <= set(found) else None
 
-        hooks = wait_until(settled_hooks, timeout=60, interval=0.5, message="round.settled hooks")
-        delivered = [verifier.verify(r["body"], r["headers"]) for r in list(listener.requests)]
-        refunds = [hook for hook in delivered if hook["kind"] == "stake.refunded"]
+            hooks = wait_until(
+                settled_hooks, timeout=60, interval=0.5, message="round.settled hooks"
+            )
+            delivered = [verifier.verify(r["body"], r["headers"]) for r in list(listener.requests)]
+            refunds = [hook for hook in delivered if hook["kind"] == "stake.refunded"]
 
-    moved = []
-    for table in tables:
-        round_id = rounds[table.id]
-        view = ok(rounds_retrieve.sync(round_id, client=api)).to_dict()
-        ledger_nets = nets_from_transactions(api, round_id, seats[table.id])
-        hook_nets = nets_from_hook(hooks[round_id], refunds, round_id)
-        outcome_nets = nets_from_outcomes(view)
-        for player_id, wallet_id in seats[table.id]:
-            balance = ok(wallets_balance_retrieve.sync(wallet_id, client=api)).balance
-            net = balance - FUNDS
-            moved.append(net)
-            context = f"table {table.code}, round {round_id}, player {player_id}"
-            assert ledger_nets.get(player_id, 0) == net, context
-            assert hook_nets.get(player_id, 0) == net, context
-            assert outcome_nets.get(player_id, 0) == net, context
-    assert len(moved) == len(PRESETS) * PLAYERS_PER_TABLE
-    assert any(moved), "the rounds moved money"
+        moved = []
+        for table in tables:
+            round_id = rounds[table.id]
+            view = ok(rounds_retrieve.sync(round_id, client=api)).to_dict()
+            ledger_nets = nets_from_transactions(api, round_id, seats[table.id])
+            hook_nets = nets_from_hook(hooks[round_id], refunds, round_id)
+            outcome_nets = nets_from_outcomes(view)
+            for player_id, wallet_id in seats[table.id]:
+                balance = ok(wallets_balance_retrieve.sync(wallet_id, client=api)).balance
+                net = balance - FUNDS
+                moved.append(net)
+                context = f"table {table.code}, round {round_id}, player {player_id}"
+                assert ledger_nets.get(player_id, 0) == net, context
+                assert hook_nets.get(player_id, 0) == net, context
+                assert outcome_nets.get(player_id, 0) == net, context
+        assert len(moved) == len(PRESETS) * PLAYERS_PER_TABLE
+        assert any(moved), "the rounds moved money"
 
 
 def client(base: str, key: str) -> AuthenticatedClient:
