@@ -42,7 +42,7 @@ class _VersionForm(NoteForm):
         if not isinstance(document, dict):
             raise forms.ValidationError("The document must be a JSON object.")
         try:
-            self.engine_class.from_json(document).validate()
+            self.engine_class.from_json(document).check_operator_bounds()
         except (eng.EngineError, ValueError, TypeError, KeyError) as exc:
             raise forms.ValidationError(f"The engine refuses it: {exc}") from None
         return document

@@ -64,7 +64,7 @@ Odds = tuple[int, int]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "deck_kind": ("standard", "spanish"),
-    "shoe_policy": ("cut_card", "fresh_each_round"),
+    "shoe_policy": ("cut_card", "fresh_each_round", "continuous_shuffler"),
     "dealer_rule": ("hit_soft_17", "stand_soft_17", "banker_choice"),
     "min_stand_total_kind": ("best", "hard"),
     "player_actions": ("hit_double", "buy_twist"),
@@ -114,6 +114,12 @@ class _JsonDataclass:
     def validate(self) -> Self:
         """The document itself, or RuleConflict naming what is inconsistent."""
         raise NotImplementedError
+
+    def check_operator_bounds(self) -> Self:
+        """The rule book's bounds on what an operator may change in a preset's document, or
+        RuleConflict. Checked when a version is created, not when a stored one is read, so a
+        version stored before a bound was known still replays its rounds as played."""
+        return self
 
     def to_json(self) -> dict[str, Any]:
         text = self.__dict__.get("_json_text")
@@ -169,7 +175,9 @@ class RuleSet(_JsonDataclass):
     # shoe
     deck_kind: str = "standard"
     decks: int = 6
-    shoe_policy: str = "cut_card"  # or fresh_each_round
+    # cut_card; fresh_each_round; continuous_shuffler (§3.1: the machine takes each round's
+    # cards back, so like fresh_each_round every round is dealt from the whole shoe)
+    shoe_policy: str = "cut_card"
     penetration_percent: int = 75  # cut card position, percent of the shoe
     reshuffle_discards_when_exhausted: bool = True
     # table
@@ -404,9 +412,21 @@ class RuleSet(_JsonDataclass):
         )
         return self
 
+    def check_operator_bounds(self) -> Self:
+        # §3.1: operators may set crown's decks from 4 to 8 (spanish)
+        if self.name == "crown" and not (self.deck_kind == "spanish" and 4 <= self.decks <= 8):
+            raise RuleConflict("crown is dealt from 4 to 8 spanish decks (rule book §3.1)")
+        return self
+
     @property
     def can_split(self) -> bool:
         return self.split_max_hands != 1
+
+    @property
+    def whole_shoe_each_round(self) -> bool:
+        """Every round starts from the whole shoe: reshuffled before it, or a continuous
+        shuffler that has taken the last round's cards back."""
+        return self.shoe_policy in ("fresh_each_round", "continuous_shuffler")
 
 
 @dataclass(frozen=True)

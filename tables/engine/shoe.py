@@ -128,7 +128,7 @@ def stacked_shoe(
         comp.take(c)
     salt = salt if salt is not None else secrets.token_hex(16)
     cut = len(order) * rule_set.penetration_percent // 100
-    if rule_set.shoe_policy == "fresh_each_round":
+    if rule_set.whole_shoe_each_round:
         cut = len(order)
     shoe = Shoe(rule_set.deck_kind, rule_set.decks, order, salt, cut)
     shoe.shuffles.append(ShuffleRecord(commitment_of([c.code for c in order], salt), len(order)))

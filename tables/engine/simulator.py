@@ -88,7 +88,7 @@ def compile_game(rules: RuleSet, payouts: PayoutSchedule, maths: GameMaths) -> C
     n_cards = (48 if r.deck_kind == "spanish" else 52) * r.decks
     P[K.I_SPANISH] = r.deck_kind == "spanish"
     P[K.I_DECKS] = r.decks
-    P[K.I_FRESH] = r.shoe_policy == "fresh_each_round"
+    P[K.I_FRESH] = r.whole_shoe_each_round
     P[K.I_CUT] = n_cards if P[K.I_FRESH] else n_cards * r.penetration_percent // 100
     P[K.I_DEALER_TWO] = r.dealer_cards_before_play == 2
     P[K.I_PEEK] = r.dealer_peek
@@ -373,7 +373,7 @@ def engine_play_given_shoe(
     r = rules
     codes = [_code(int(c)) for c in order]
     n_cards = len(codes)
-    cut = n_cards if r.shoe_policy == "fresh_each_round" else n_cards * r.penetration_percent // 100
+    cut = n_cards if r.whole_shoe_each_round else n_cards * r.penetration_percent // 100
     obbo = r.dealer_pontoon_rule == "obbo"
     one_card = r.dealer_cards_before_play == 1
     pos = 0
@@ -478,6 +478,6 @@ def engine_play_given_shoe(
                 ],
             }
         )
-        if r.shoe_policy == "fresh_each_round" or pos >= cut or len(nets) >= max_rounds:
+        if r.whole_shoe_each_round or pos >= cut or len(nets) >= max_rounds:
             break
     return nets, facts

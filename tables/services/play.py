@@ -15,7 +15,7 @@ from ledger.models import Player
 from tables import engine as eng
 from tables import events, lock_objects, visibility
 from tables.errors import NotYourTurn, RoundSuspended, WrongPhase, engine_error
-from tables.models import Bet, Decision, Round, Shoe, Table
+from tables.models import Bet, Decision, Round, Table
 from tables.services._common import (
     Phase,
     boxes_ensure,
@@ -26,7 +26,7 @@ from tables.services._common import (
     table_locked,
 )
 from tables.services.driver import RoundDriver, dealer_of_record
-from tables.services.shoes import server_shoe_for_round
+from tables.services.shoes import reader_shoe_for_round, server_shoe_for_round
 
 
 def round_open(*, actor: Actor, table_id: int) -> Round:
@@ -51,7 +51,7 @@ def round_open(*, actor: Actor, table_id: int) -> Round:
         if table.card_source == Table.CardSource.SERVER_SHOE:
             shoe = server_shoe_for_round(actor=actor, table=table, rules=rules)
         else:
-            shoe = Shoe.objects.filter(table=table, retired_at__isnull=True).first()
+            shoe = reader_shoe_for_round(table=table, rules=rules)
         table.rounds_played += 1
         table.save(update_fields=["rounds_played"])
         state = eng.new_round(rules, payouts, limits)

@@ -55,7 +55,7 @@ def shoe_retire_if_fresh(*, actor: Actor, rnd: Round) -> None:
     """Retire the round's server shoe when its rules deal a fresh shoe each round."""
     if rnd.shoe_id is None or rnd.card_source != Table.CardSource.SERVER_SHOE:
         return
-    if eng.RuleSet.from_json(rnd.rule_set.document).shoe_policy != "fresh_each_round":
+    if not eng.RuleSet.from_json(rnd.rule_set.document).whole_shoe_each_round:
         return
     shoe = lock_objects.shoe_for_update(rnd.shoe_id).get()
     shoe_retire(actor=actor, shoe=shoe)

@@ -78,12 +78,24 @@ def server_shoe_for_round(*, actor: Actor, table: Table, rules: eng.RuleSet) -> 
             or current.deck_kind != rules.deck_kind
             or current.decks != rules.decks
             or current.cut_card_out
-            or (rules.shoe_policy == "fresh_each_round" and current.cards_dealt > 0)
+            or (rules.whole_shoe_each_round and current.cards_dealt > 0)
         )
         if not stale:
             return current
         shoe_retire(actor=actor, shoe=current)
     return _server_shoe_new(actor=actor, table=table, rules=rules)
+
+
+def reader_shoe_for_round(*, table: Table, rules: eng.RuleSet) -> Shoe | None:
+    """The reader shoe loaded on the table. In a game that deals every round from the whole
+    shoe (shuffled before each round, or a continuous shuffler) the impossible-card check
+    starts each round from the whole composition again: the last round's cards are back."""
+    current = Shoe.objects.filter(table=table, retired_at__isnull=True).first()
+    if current is not None and current.seen and rules.whole_shoe_each_round:
+        current = lock_objects.shoe_for_update(current.pk).get()
+        current.seen = {}
+        current.save(update_fields=["seen"])
+    return current
 
 
 def shoe_load(

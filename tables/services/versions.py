@@ -30,7 +30,7 @@ def rule_set_version_create(
 ) -> RuleSetVersion:
     """A new, immutable version of a rule set (editing a rule set = creating a version)."""
     try:
-        rules = eng.RuleSet.from_json(document)
+        rules = eng.RuleSet.from_json(document).check_operator_bounds()
     except eng.EngineError as exc:
         raise ValidationFailed(f"Rule set: {exc}") from None
     with transaction.atomic():

@@ -285,10 +285,13 @@ def test_a_new_rule_set_version_is_validated_by_the_engine():
 
     broken = client.post(url, {"_action_page": "1", "name": "crown", "document": "{not json"})
     assert b"Not valid JSON" in broken.content
-    bad = dict(rule_set.document, decks=0)
-    refused = client.post(url, {"_action_page": "1", "name": "crown", "document": json.dumps(bad)})
-    assert b"The engine refuses it" in refused.content
-    good = dict(rule_set.document, decks=rule_set.document["decks"] + 2)
+    for bad in (dict(rule_set.document, decks=0), dict(rule_set.document, decks=10)):
+        refused = client.post(
+            url, {"_action_page": "1", "name": "crown", "document": json.dumps(bad)}
+        )
+        assert b"The engine refuses it" in refused.content
+    assert b"4 to 8 spanish decks" in refused.content  # crown's range, rule book 3.1
+    good = dict(rule_set.document, decks=rule_set.document["decks"] - 2)
     created = client.post(url, {"_action_page": "1", "name": "crown", "document": json.dumps(good)})
     assert created.status_code == 302
     new = type(rule_set).objects.get(name="crown", version=rule_set.version + 1)

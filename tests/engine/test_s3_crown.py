@@ -13,6 +13,8 @@ from tables.engine import (
     ImpossibleCard,
     MatchDeclined,
     MatchMade,
+    RuleConflict,
+    RuleSet,
     TargetKind,
     Turn,
     TurnKind,
@@ -20,6 +22,7 @@ from tables.engine import (
     get_preset,
     new_round,
     settle,
+    shuffle_shoe,
 )
 
 from .helpers import D, bets, dealt, paid, play, run
@@ -53,6 +56,33 @@ def test_s3_1_spanish_shoe_refuses_a_ten():
         s = apply(s, e)
     with pytest.raises(ImpossibleCard, match="no tens"):
         apply(s, CardDealt("10H"))
+
+
+@pytest.mark.parametrize("decks", [4, 5, 6, 7, 8])
+def test_s3_1_operators_may_set_4_to_8_decks(decks):
+    r, _ = get_preset(P)
+    assert r.replace(decks=decks).check_operator_bounds().decks == decks
+
+
+@pytest.mark.parametrize("changes", [{"decks": 3}, {"decks": 9}, {"deck_kind": "standard"}])
+def test_s3_1_crown_outside_4_to_8_spanish_decks_is_refused(changes):
+    r, _ = get_preset(P)
+    stored = RuleSet.from_json({**r.to_json(), **changes})  # a version stored before: read
+    with pytest.raises(RuleConflict, match="4 to 8 spanish decks"):
+        stored.check_operator_bounds()
+    assert r.replace(name="house-special", **changes).check_operator_bounds() is not None
+
+
+@pytest.mark.parametrize("policy", ["cut_card", "continuous_shuffler"])
+def test_s3_1_a_shoe_with_a_cut_card_or_a_continuous_shuffler(policy):
+    """A continuous shuffler takes each round's cards back: every round is dealt from the
+    whole shoe, with no cut card to reach."""
+    r, _ = get_preset(P)
+    rules = r.replace(shoe_policy=policy)
+    shoe = shuffle_shoe(rule_set=rules)
+    assert rules.whole_shoe_each_round is (policy == "continuous_shuffler")
+    whole = 8 * 48
+    assert shoe.cut_index == (whole if policy == "continuous_shuffler" else whole * 75 // 100)
 
 
 def test_s3_1_three_bets_per_box_max():

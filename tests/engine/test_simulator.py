@@ -52,7 +52,7 @@ def test_simulator_settles_exactly_like_the_engine(name):
     m = maths(name)
     c = compile_game(r, p, m)
     rng = random.Random(20260)
-    fresh = r.shoe_policy == "fresh_each_round"
+    fresh = r.whole_shoe_each_round
     totals = np.zeros(len(STAT_NAMES), dtype=np.int64)
     rounds = 0
     for k in range(500 if fresh else 12):

@@ -24,7 +24,7 @@ from tables.errors import (
     WrongPhase,
 )
 from tables.models import Decision, Round, RoundEvent, RuleSetVersion, Shoe
-from tests.factories import UserFactory, funded_player, live_table
+from tests.factories import TableFactory, UserFactory, funded_player, live_table
 
 from .conftest import ACTOR, DEVICE, balance, bet, dealer, decide, drive, play_round
 
@@ -334,6 +334,57 @@ def test_impossible_card_or_count_mismatch_suspends_until_the_pit_resumes():
     services.round_resume(actor=ACTOR, round_id=rnd.pk)
     rnd = drive(rnd, ["9H", "5C", "AD"], [decide(a, "double", 1000)])
     _settled(rnd)
+
+
+def _crown_reader_table(**rules):
+    """A reader-fed crown table whose rule set version changes ``rules``."""
+    crown, payouts = services.preset_versions_ensure(actor=ACTOR, preset="crown")
+    document = eng.RuleSet.from_json(crown.document).replace(**rules).to_json()
+    version = services.rule_set_version_create(actor=ACTOR, name="crown", document=document)
+    table = TableFactory(rule_set=version, payout_schedule=payouts, card_source="card_reader")
+    services.table_open(actor=ACTOR, table_id=table.pk)
+    services.shoe_load(actor=DEVICE, table_id=table.pk, shuffle_method="shuffler")
+    return table
+
+
+@pytest.mark.parametrize("policy", ["continuous_shuffler", "fresh_each_round"])
+def test_a_reader_shoe_dealt_whole_each_round_takes_its_cards_back(policy):
+    """§3.1: a continuous shuffler (or a shoe shuffled before every round) deals every round
+    from the whole shoe: the same card comes out more often, over rounds, than the shoe holds
+    copies of it, while within a round the shoe's count still holds."""
+    table = _crown_reader_table(decks=4, shoe_policy=policy)
+    a = funded_player(100_000)
+    for _ in range(5):  # the 5th 5S of a 4-deck shoe
+        rnd = play_round(
+            table, [(a, 1, 1000)], ["5S", "9H", "5C", "AD"], [decide(a, "double", 1000)]
+        )
+        _settled(rnd)
+    assert balance(a) == 100_000 + 5 * 2000
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, a, 1, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    for card in ["5S", "5S", "5S"]:  # box 1, the dealer, box 1
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    decide(a, "hit")(rnd.pk)
+    services.card_post(actor=DEVICE, round_id=rnd.pk, card="5S")  # the 4th in this round
+    decide(a, "hit")(rnd.pk)
+    with pytest.raises(RoundSuspended, match="all 4 copies"):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="5S")
+
+
+def test_a_cut_card_reader_shoe_remembers_the_cards_of_earlier_rounds():
+    table = _crown_reader_table(decks=4)
+    a = funded_player(100_000)
+    for _ in range(4):
+        rnd = play_round(
+            table, [(a, 1, 1000)], ["5S", "9H", "5C", "AD"], [decide(a, "double", 1000)]
+        )
+        _settled(rnd)
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, a, 1, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    with pytest.raises(RoundSuspended, match="impossible card 5S"):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="5S")
 
 
 def test_server_shoe_commits_before_the_first_card_and_reveals_at_retirement():
