@@ -372,6 +372,35 @@ def test_a_reader_shoe_dealt_whole_each_round_takes_its_cards_back(policy):
         services.card_post(actor=DEVICE, round_id=rnd.pk, card="5S")
 
 
+def test_a_server_shoe_on_a_continuous_shuffler_is_new_for_every_round():
+    """§3.1: the shuffler takes each round's cards back, so every round is dealt from the
+    whole shoe, committed before its first card; the last one is revealed and verified."""
+    crown, _ = services.preset_versions_ensure(actor=ACTOR, preset="crown")
+    table = live_table("crown", card_source="server_shoe")
+    csm = services.rule_set_version_create(
+        actor=ACTOR, name="crown", document={**crown.document, "shoe_policy": "continuous_shuffler"}
+    )
+    services.table_rules_set(
+        actor=ACTOR, table_id=table.pk, rule_set=csm, payout_schedule=table.payout_schedule
+    )
+    a = funded_player(100_000)
+    shoes = []
+    for _ in range(3):
+        rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+        shoes.append(Shoe.objects.get(pk=rnd.shoe_id))
+        assert shoes[-1].cards_dealt == 0 and shoes[-1].cut_index == 8 * 48
+        bet(rnd, a, 1, 1000)
+        services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+        while (rnd := Round.objects.get(pk=rnd.pk)).phase in Round.LIVE:
+            legal = selectors.round_state(rnd).legal_actions()
+            decide(a, next((x for x in ("stand", "decline") if x in legal), "hit"))(rnd.pk)
+        _settled(rnd)
+    assert len({shoe.pk for shoe in shoes}) == 3
+    for shoe in shoes:
+        shoe.refresh_from_db()
+        assert shoe.retired_at is not None and shoe.verified is True
+
+
 def test_a_cut_card_reader_shoe_remembers_the_cards_of_earlier_rounds():
     table = _crown_reader_table(decks=4)
     a = funded_player(100_000)
