@@ -53,3 +53,9 @@ class Unprocessable(DomainError):
     status = 422
     code = "unprocessable"
     title = "Unprocessable request"
+
+
+def is_unique_violation(exc: BaseException) -> bool:
+    """A database error raised by a unique index (SQLSTATE 23505): a check-then-insert that
+    lost its race to a concurrent request."""
+    return getattr(getattr(exc, "__cause__", None), "sqlstate", None) == "23505"

@@ -10,6 +10,7 @@ from django.urls import is_valid_path
 from django.views import defaults
 
 from casino.api.problems import bad_request_problem, problem_response
+from casino.errors import is_unique_violation
 
 logger = logging.getLogger(__name__)
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -61,8 +62,9 @@ class DatabaseUnavailableMiddleware:
     Django's own refusals (a bad Host header, an oversized body, malformed multipart) are left
     to Django, whose handlers (casino/urls.py) answer them as problems under /api/.
     A lost database connection becomes a clean 503 with Retry-After (the transaction was
-    rolled back, so nothing is half-written); any other unhandled error under /api/ becomes a
-    500 problem that names the request id to quote to support.
+    rolled back, so nothing is half-written); a unique violation (a check-then-insert that lost
+    its race) a 409 conflict; any other unhandled error under /api/ becomes a 500 problem that
+    names the request id to quote to support.
     """
 
     def __init__(self, get_response):
@@ -112,6 +114,18 @@ class DatabaseUnavailableMiddleware:
             )
             response["Retry-After"] = "2"
             return response
+        if request.path.startswith("/api/") and is_unique_violation(exception):
+            # A check-then-insert that lost its race to a concurrent request: the state
+            # forbids the second one, as the check would have said a moment later.
+            logger.warning("unique violation in %s: %s", request.path, exception)
+            return problem_response(
+                status=409,
+                code="conflict",
+                title="Conflict",
+                detail="A concurrent request created the same thing first; nothing was changed. "
+                "Read it, or retry with other values.",
+                request=request,
+            )
         if request.path.startswith("/api/"):
             logger.exception("unhandled error in %s", request.path, exc_info=exception)
             kind = "database" if isinstance(exception, DatabaseError) else "server"

@@ -7,11 +7,11 @@ import secrets
 import uuid
 from collections.abc import Sequence
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.errors import Conflict, ValidationFailed
+from casino.errors import Conflict, ValidationFailed, is_unique_violation
 from casino.money import PLAY_MONEY
 from ledger import egress, events, notifications, sealed, webhooks
 from ledger.errors import (
@@ -46,12 +46,19 @@ from ledger.services.common import (
 
 def player_create(*, actor: Actor, operator, external_ref: str, display_name: str = "") -> Player:
     """A new player of ``operator``; Conflict when the operator already has this reference."""
+    exists = Conflict(f"Player {external_ref!r} already exists for this operator.")
     with transaction.atomic():
         if Player.objects.filter(operator=operator, external_ref=external_ref).exists():
-            raise Conflict(f"Player {external_ref!r} already exists for this operator.")
-        player = Player.objects.create(
-            operator=operator, external_ref=external_ref, display_name=display_name
-        )
+            raise exists
+        try:
+            with transaction.atomic():  # a concurrent request may insert it since the check
+                player = Player.objects.create(
+                    operator=operator, external_ref=external_ref, display_name=display_name
+                )
+        except IntegrityError as exc:
+            if not is_unique_violation(exc):
+                raise
+            raise exists from None
         events.player_created(actor=actor, player=player)
     return player
 

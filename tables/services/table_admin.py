@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed
+from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed, is_unique_violation
 from ledger.models import Player
 from tables import engine as eng
 from tables import events, lock_objects, selectors
@@ -64,19 +64,26 @@ def table_create(
         raise ValidationFailed(
             "Limits need 1 <= min_bet <= max_bet.", errors={"max_bet": ["must be at least min_bet"]}
         )
+    exists = Conflict(f"A table {code!r} exists already.")
     if Table.objects.filter(code=code).exists():
-        raise Conflict(f"A table {code!r} exists already.")
+        raise exists
     with transaction.atomic():
-        table = Table.objects.create(
-            casino=casino,
-            code=code,
-            name=name,
-            rule_set=rule_set,
-            payout_schedule=payout_schedule,
-            currency=currency,
-            card_source=card_source,
-            **settings,
-        )
+        try:
+            with transaction.atomic():  # a concurrent request may insert it since the check
+                table = Table.objects.create(
+                    casino=casino,
+                    code=code,
+                    name=name,
+                    rule_set=rule_set,
+                    payout_schedule=payout_schedule,
+                    currency=currency,
+                    card_source=card_source,
+                    **settings,
+                )
+        except IntegrityError as exc:
+            if not is_unique_violation(exc):
+                raise
+            raise exists from None
         _change_log(actor=actor, table=table, kind="created", before={}, after=_config(table))
     return table
 
