@@ -1,5 +1,6 @@
 """Small helpers every view uses to read its input."""
 
+import unicodedata
 from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -27,6 +28,29 @@ class JsonIntegerField(serializers.IntegerField):
         if type(data) is not int:  # bool is a subclass of int: refused too
             self.fail("invalid")
         return super().to_internal_value(data)
+
+
+class ReferenceField(serializers.CharField):
+    """A caller's identifier (a player's reference, a device's id) kept exactly as sent: DRF
+    would trim surrounding whitespace, so " p-1 " became "p-1" and matched another player.
+    Refused instead, with control and format characters (a tab, a newline, a right-to-left
+    override: what a report or a screen would show differs from what is stored)."""
+
+    default_error_messages = {
+        "unclean": "No surrounding whitespace, control or formatting characters.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs["trim_whitespace"] = False
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if value != value.strip() or any(
+            unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in value
+        ):
+            self.fail("unclean")
+        return value
 
 
 class IdField(JsonIntegerField):
@@ -59,10 +83,64 @@ class DayField(serializers.DateField):
 
 
 def validated(serializer_class, request, **kwargs) -> dict:
-    """Validate the request body with an InputSerializer; failures become 400 problems."""
+    """Validate the request body with an InputSerializer; failures become 400 problems.
+
+    Parsed strictly before DRF sees it: DRF drops fields it does not know (a ``currency`` sent
+    with a deposit would be ignored, not checked) and coerces types (``"yes"`` and ``1`` are
+    true, ``5`` is the string ``"5"``). A body naming a field the operation does not take, or
+    giving a value of another JSON type than the field's, is a 400 naming the field."""
     serializer = serializer_class(data=request.data, **kwargs)
+    errors = _strict_errors(serializer, request.data)
+    if errors:
+        raise serializers.ValidationError(errors)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+# The JSON type each kind of input field takes (the first class that matches); fields of
+# other kinds (integers: JsonIntegerField; JSON documents) check their own input.
+_JSON_TYPES = (
+    (serializers.BooleanField, bool, "a JSON boolean (true or false)"),
+    (serializers.MultipleChoiceField, list, "a JSON array"),
+    (serializers.ListField, list, "a JSON array"),
+    (serializers.CharField, str, "a JSON string"),
+    (serializers.DateField, str, "a JSON string (an ISO date)"),
+    (serializers.DateTimeField, str, "a JSON string (an ISO date and time)"),
+    (serializers.Serializer, dict, "a JSON object"),
+)
+
+
+def _strict_errors(field, data, path: str = "") -> dict[str, list[str]]:
+    """Unknown fields and values of the wrong JSON type, by dotted path."""
+    if data is None and getattr(field, "allow_null", False):
+        return {}
+    if isinstance(field, serializers.ChoiceField) and not isinstance(
+        field, serializers.MultipleChoiceField
+    ):
+        if all(isinstance(choice, str) for choice in field.choices) and not isinstance(data, str):
+            return {path: ["Must be a JSON string."]}
+        return {}
+    expected = next(((t, what) for cls, t, what in _JSON_TYPES if isinstance(field, cls)), None)
+    if expected is None:
+        return {}
+    json_type, what = expected
+    if not isinstance(data, json_type):
+        return {path: [f"Must be {what}."]} if path else {}  # the body itself: DRF's message
+    errors: dict[str, list[str]] = {}
+    if isinstance(field, serializers.Serializer):
+        writable = {name: f for name, f in field.fields.items() if not f.read_only}
+        for name in data:
+            if name not in writable:
+                errors[f"{path}.{name}" if path else str(name)] = [
+                    "Unknown field: this operation does not take it."
+                ]
+        for name, child in writable.items():
+            if name in data:
+                errors.update(_strict_errors(child, data[name], f"{path}.{name}" if path else name))
+    elif isinstance(field, serializers.ListField):
+        for index, item in enumerate(data):
+            errors.update(_strict_errors(field.child, item, f"{path}[{index}]"))
+    return errors
 
 
 def staff_user(request):

@@ -1,9 +1,12 @@
 """The one JSON parser of the API: it hands views only what the rest of the stack can hold."""
 
+import codecs
+import json
 import re
 
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError, ValidationError
+from rest_framework.utils.json import strict_constant
 
 # No legitimate input comes near this; Python's own decoder gives up (RecursionError) near
 # 1,000 levels and every recursive walk after it (fingerprint, validation) would too.
@@ -15,16 +18,33 @@ _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 class JSONParser(parsers.JSONParser):
-    """DRF's JSON parser, refusing deep nesting (400 malformed-request) and NUL or lone
-    surrogates in any string or key (400 naming where)."""
+    """DRF's JSON parser, refusing deep nesting (400 malformed-request), a key given twice in
+    one object (which value counts differs between parsers: a proxy may have checked the
+    other) and NUL or lone surrogates in any string or key (400 naming where)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
+        encoding = parsers.get_encoding(parser_context or {})
         try:
-            data = super().parse(stream, media_type, parser_context)
+            data = json.load(
+                codecs.getreader(encoding)(stream),
+                parse_constant=strict_constant,
+                object_pairs_hook=_object,
+            )
         except RecursionError:
             raise ParseError(f"JSON nested more than {MAX_DEPTH} levels deep.") from None
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
         _check(data)
         return data
+
+
+def _object(pairs: list) -> dict:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise ValueError(f"the key {twice!r} is given more than once in one object")
+    return data
 
 
 def _check(data) -> None:

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from casino import health
 from casino.actors import Actor
 from casino.api import selectors, services
-from casino.api.inputs import IdField, staff_user, validated
+from casino.api.inputs import IdField, ReferenceField, staff_user, validated
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.api.principals import ApiKeyPrincipal, DevicePrincipal
@@ -226,7 +226,7 @@ class DeviceTokenListCreateView(generics.GenericAPIView):
 
     class InputSerializer(CredentialInputSerializer):
         table_id = IdField()
-        device_id = serializers.CharField(max_length=64)
+        device_id = ReferenceField(max_length=64)
         label = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
 
     def get_queryset(self):

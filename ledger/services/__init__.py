@@ -22,7 +22,7 @@ from ledger.services.accounts import (
     wallet_withdraw,
     webhook_secret_new,
 )
-from ledger.services.common import MAX_AMOUNT, amount_check, currency_check
+from ledger.services.common import MAX_AMOUNT, amount_check, currency_check, currency_new_check
 from ledger.services.corrections import (
     correction_approve,
     correction_reject,
@@ -49,6 +49,7 @@ __all__ = [
     "correction_reject",
     "correction_request",
     "currency_check",
+    "currency_new_check",
     "operator_event_redeliver",
     "operator_webhook_set",
     "player_create",

@@ -36,7 +36,7 @@ from ledger.postings import (
 )
 from ledger.services.common import (
     amount_check,
-    currency_check,
+    currency_new_check,
     funds_check,
     lock_wallet,
     money_atomic,
@@ -163,7 +163,7 @@ def _play_money_check(player: Player, currency: str) -> None:
 
 def wallet_open(*, actor: Actor, player: Player, currency: str) -> tuple[Account, bool]:
     """The player's wallet in ``currency``, opened on first use: (wallet, created)."""
-    currency_check(currency)
+    currency_new_check(currency)
     _play_money_check(player, currency)
     with money_atomic():
         created = wallet_insert(

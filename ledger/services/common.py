@@ -9,6 +9,7 @@ from contextlib import nullcontext
 from django.db import connection, transaction
 
 from casino.errors import NotFound, ValidationFailed
+from casino.money import PLAY_MONEY, tender_currencies
 from ledger import lock_objects
 from ledger.errors import (
     InsufficientFunds,
@@ -50,6 +51,17 @@ def currency_check(currency) -> str:
         raise ValidationFailed(
             "currency must be an ISO 4217 code (three capital letters).",
             errors={"currency": ["three capital letters, e.g. EUR"]},
+        )
+    return currency
+
+
+def currency_new_check(currency) -> str:
+    """The currency of a new wallet or table: legal tender somewhere today, or play money."""
+    currency_check(currency)
+    if currency != PLAY_MONEY and currency not in tender_currencies():
+        raise ValidationFailed(
+            f"{currency} is no ISO 4217 currency in use today.",
+            errors={"currency": ["an ISO 4217 currency in use, e.g. EUR"]},
         )
     return currency
 

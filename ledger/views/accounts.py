@@ -12,6 +12,7 @@ from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from casino.api.inputs import (
     IdField,
+    ReferenceField,
     validated,
 )
 from casino.api.models import Scope
@@ -39,7 +40,7 @@ class PlayerListCreateView(generics.GenericAPIView):
     filterset_class = filters.PlayerFilter
 
     class InputSerializer(serializers.Serializer):
-        external_ref = serializers.CharField(max_length=64)
+        external_ref = ReferenceField(max_length=64)
         display_name = serializers.CharField(
             max_length=120, required=False, default="", allow_blank=True
         )

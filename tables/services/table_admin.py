@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed, is_unique_violation
+from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
 from tables import events, lock_objects, selectors
@@ -64,6 +65,7 @@ def table_create(
         raise ValidationFailed(
             "Limits need 1 <= min_bet <= max_bet.", errors={"max_bet": ["must be at least min_bet"]}
         )
+    ledger.currency_new_check(currency)
     exists = Conflict(f"A table {code!r} exists already.")
     if Table.objects.filter(code=code).exists():
         raise exists

@@ -6,8 +6,8 @@ from django.test import Client
 
 from audit.models import AuditEvent
 from casino.api import roles
-from ledger.models import Account, Correction, Transaction
-from tests.factories import funded_player
+from ledger.models import Account, Correction, Player, Transaction
+from tests.factories import PlayerFactory, funded_player
 
 pytestmark = pytest.mark.django_db
 
@@ -202,3 +202,77 @@ def test_the_admin_keeps_its_html_400(client):
     response = client.get("/admin/?q=%00")
     assert response.status_code == 400
     assert response["Content-Type"].startswith("text/html")
+
+
+# --- every body parsed strictly: no field DRF would drop, no value it would coerce ----------
+
+
+def test_a_field_the_operation_does_not_take_is_refused_not_ignored(deposit, unchanged):
+    """A currency sent with a deposit into a wallet of another currency was ignored and the
+    deposit made in the wallet's currency."""
+    body = _problem(deposit('{"amount": 100, "currency": "USD"}'), 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["currency"]
+    assert "Unknown field" in body["errors"][0]["message"]
+
+
+def test_a_key_given_twice_is_refused(deposit, unchanged):
+    """Which of the two counts differs between JSON parsers (a proxy may have checked 100)."""
+    body = _problem(deposit('{"amount": 100, "amount": 200}'), 400, "malformed-request")
+    assert "'amount' is given more than once" in body["detail"]
+
+
+@pytest.mark.parametrize("reference", ["5", "true", "[]"])
+def test_a_string_field_takes_a_json_string_only(deposit, unchanged, reference):
+    body = _problem(
+        deposit(f'{{"amount": 100, "reference": {reference}}}'), 400, "validation-error"
+    )
+    assert body["errors"] == [{"field": "reference", "message": "Must be a JSON string."}]
+
+
+@pytest.mark.parametrize("flag", ['"no"', "0", '"false"', "null"])
+def test_a_boolean_field_takes_true_or_false_only(client_for, operator, flag):
+    """``"no"`` and ``0`` were read as false (and ``"yes"`` and ``1`` as true)."""
+    before = (operator.webhook_url, AuditEvent.objects.count())
+    response = client_for(roles.OPERATOR_INTEGRATION).put(
+        "/api/v1/operator/webhook/",
+        f'{{"webhook_url": "", "rotate_secret": {flag}}}',
+        content_type="application/json",
+    )
+    body = _problem(response, 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["rotate_secret"]
+    operator.refresh_from_db()
+    assert (operator.webhook_url, AuditEvent.objects.count()) == before
+
+
+@pytest.mark.parametrize("ref", [" p-1", "p-1 ", "p\t1", "p\n1", "p\u202e1", 7])
+def test_a_players_reference_is_kept_exactly_or_refused(client_for, ref):
+    """DRF trimmed " p-1 " to "p-1" (another player's reference) and kept tabs, newlines
+    and a right-to-left override, which make a report show something else than is stored."""
+    response = client_for(roles.OPERATOR_INTEGRATION).post(
+        "/api/v1/players/", {"external_ref": ref}, format="json"
+    )
+    body = _problem(response, 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["external_ref"]
+    assert not Player.objects.exists()
+
+
+def test_a_clean_reference_with_inner_spaces_and_letters_of_any_script_is_kept(client_for):
+    answer = client_for(roles.OPERATOR_INTEGRATION).post(
+        "/api/v1/players/", {"external_ref": "Zoë Ångström 7"}, format="json"
+    )
+    assert answer.status_code == 201 and answer.json()["external_ref"] == "Zoë Ångström 7"
+
+
+@pytest.mark.parametrize("currency", ["ZZZ", "XAU", "XXX", "DEM"])
+def test_a_wallet_is_opened_in_a_currency_in_use_only(client_for, operator, currency):
+    player = PlayerFactory(operator=operator)
+    response = client_for(roles.OPERATOR_INTEGRATION).post(
+        "/api/v1/wallets/", {"player_id": player.pk, "currency": currency}, format="json"
+    )
+    body = _problem(response, 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["currency"]
+    assert not Account.objects.filter(player=player, currency=currency).exists()
+    ok = client_for(roles.OPERATOR_INTEGRATION).post(
+        "/api/v1/wallets/", {"player_id": player.pk, "currency": "JPY"}, format="json"
+    )
+    assert ok.status_code == 201
