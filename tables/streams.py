@@ -362,8 +362,9 @@ class TableEventsView(APIView):
     the key the snapshot is current to; the events after it follow (an engine event whose
     ``seq`` the snapshot already counts may follow it: skip it by ``seq``). With
     ``Last-Event-ID`` (or ``last_event_id``) the stream resumes after that event instead,
-    exactly. Comment lines are sent as heartbeats when the table is quiet; the stream ends
-    after ``wait`` seconds and the client reconnects with the last id. A credential may hold
+    exactly (a malformed id, or one past the table's newest event, starts with a snapshot).
+    Comment lines are sent as heartbeats when the table is quiet; the stream ends after
+    ``wait`` seconds and the client reconnects with the last id. A credential may hold
     ``TABLES_STREAMS_PER_CREDENTIAL`` streams at once (429 ``too-many-streams``)."""
 
     required_permissions = {"GET": "tables.view_table"}
@@ -412,8 +413,13 @@ class TableEventsView(APIView):
         ident = getattr(user, "throttle_key", None) or f"user:{user.pk}"
         slot = _slot_acquire(ident, seconds)
         try:
-            if re.match(STREAM_ID, last):
-                start, snapshot = _key(last.split("-")), None
+            resume = _key(last.split("-")) if re.match(STREAM_ID, last) else None
+            # A key past the table's newest event names nothing given out (a forged id, or
+            # another table's): resumed from, nothing would ever come; start from now instead.
+            if resume is not None and resume <= (
+                selectors.round_events_head(table_id=table.pk) or (0, 0)
+            ):
+                start, snapshot = resume, None
             else:
                 start, snapshot = self._snapshot(table, request_scope(request).operator_id)
         except BaseException:

@@ -1,12 +1,17 @@
 import re
+from base64 import b64decode, b64encode
+from urllib import parse
 
-from rest_framework.exceptions import NotFound, ValidationError
+from django.core import signing
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import Cursor
 from rest_framework.pagination import CursorPagination as _CursorPagination
+from rest_framework.utils.urls import replace_query_param
 
-from casino.api.inputs import MAX_ID
-
-_POSITION = re.compile(r"-?[0-9]{1,19}")
+_PAGE_SIZE = re.compile(r"[0-9]{1,6}")
+# Cursors are signed: DRF's are base64 of "o=…&r=…&p=…", so a client could forge any offset,
+# direction or position (a feed read backwards, or a `next` that restarts it).
+_SIGNER = signing.Signer(salt="casino.api.pagination.cursor")
 
 
 class CursorPagination(_CursorPagination):
@@ -16,22 +21,45 @@ class CursorPagination(_CursorPagination):
     page_size_query_param = "page_size"
     max_page_size = 500
 
+    def get_page_size(self, request):
+        """``page_size`` from 1 up (beyond ``max_page_size``: that many); anything else is a
+        400 naming it, not the default page."""
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not _PAGE_SIZE.fullmatch(raw) or int(raw) < 1:
+            raise ValidationError(
+                {self.page_size_query_param: [f"An integer from 1 to {self.max_page_size}."]}
+            )
+        return min(int(raw), self.max_page_size)
+
+    def encode_cursor(self, cursor):
+        tokens = {}
+        if cursor.offset != 0:
+            tokens["o"] = str(cursor.offset)
+        if cursor.reverse:
+            tokens["r"] = "1"
+        if cursor.position is not None:
+            tokens["p"] = cursor.position
+        encoded = b64encode(parse.urlencode(tokens).encode("ascii")).decode("ascii")
+        return replace_query_param(self.base_url, self.cursor_query_param, _SIGNER.sign(encoded))
+
     def decode_cursor(self, request):
-        """A cursor the client altered is a 400 naming ``cursor``. DRF answers an undecodable
-        one with 404 and passes any position it decodes straight into the filter, where a
-        position that is no primary key (``p=abc``; every list is ordered by its bigint pk)
-        would be a 500."""
-        refusal = ValidationError({self.cursor_query_param: ["Invalid cursor."]})
+        """A cursor this server did not sign is a 400 naming ``cursor``."""
+        signed = request.query_params.get(self.cursor_query_param)
+        if signed is None:
+            return None
         try:
-            cursor = super().decode_cursor(request)
-        except NotFound:
-            raise refusal from None
-        position = cursor.position if cursor is not None else None
-        if position is not None and not (
-            _POSITION.fullmatch(position) and abs(int(position)) <= MAX_ID
-        ):
-            raise refusal
-        return cursor
+            tokens = parse.parse_qs(
+                b64decode(_SIGNER.unsign(signed).encode("ascii")).decode("ascii"),
+                keep_blank_values=True,
+            )
+            offset = int(tokens.get("o", ["0"])[0])
+            reverse = tokens.get("r", ["0"])[0] == "1"
+            position = tokens.get("p", [None])[0]
+        except (signing.BadSignature, TypeError, ValueError):
+            raise ValidationError({self.cursor_query_param: ["Invalid cursor."]}) from None
+        return Cursor(offset=offset, reverse=reverse, position=position)
 
 
 class FeedPagination(CursorPagination):

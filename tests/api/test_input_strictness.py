@@ -158,7 +158,18 @@ def test_a_nul_byte_in_a_query_parameter_is_a_400(client_for, role, path):
         (roles.AUDITOR, "/api/v1/audit/disputes/"),
     ],
 )
-@pytest.mark.parametrize("cursor", ["cD1hYmM=", "cD05OTk5OTk5OTk5OTk5OTk5OTk5OTk5", "cD1hYmM"])
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        "cD1hYmM=",  # p=abc
+        "cD05OTk5OTk5OTk5OTk5OTk5OTk5OTk5",
+        "cD1hYmM",
+        "cj0x",  # r=1: well formed, but a feed read backwards
+        "eD0x",  # x=1
+        "bz05OTk5OTk5OTk5OTk5OTk5OTk5OQ==",  # o=99999999999999999999
+        "cD0x:forged-signature",
+    ],
+)
 def test_a_tampered_cursor_is_a_400_naming_cursor(client_for, role, path, cursor):
     body = _problem(client_for(role).get(f"{path}?cursor={cursor}"), 400, "validation-error")
     assert [e["field"] for e in body["errors"]] == ["cursor"]
@@ -171,6 +182,23 @@ def test_a_genuine_cursor_still_pages(client_for, operator):
     first = client.get("/api/v1/players/?page_size=2").json()
     second = client.get(first["next"]).json()
     assert len(first["results"]) == 2 and len(second["results"]) == 1
+    back = client.get(second["previous"]).json()
+    assert [p["id"] for p in back["results"]] == [p["id"] for p in first["results"]]
+
+
+@pytest.mark.parametrize("size", ["0", "-1", "abc", "1.5", "", "9" * 40])
+def test_a_bad_page_size_is_a_400_naming_it(client_for, size):
+    """It was ignored: the default page came back."""
+    response = client_for(roles.OPERATOR_INTEGRATION).get(f"/api/v1/players/?page_size={size}")
+    body = _problem(response, 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["page_size"]
+
+
+def test_a_page_size_beyond_the_largest_page_gives_the_largest(client_for, operator):
+    for _ in range(3):
+        funded_player(operator=operator)
+    page = client_for(roles.OPERATOR_INTEGRATION).get("/api/v1/players/?page_size=9999").json()
+    assert len(page["results"]) == 3
 
 
 @pytest.mark.parametrize(

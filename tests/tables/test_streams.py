@@ -179,6 +179,19 @@ def test_snapshot_then_every_event_in_order_and_exactly_once_across_a_reconnect(
     assert [e["data"]["box"] for e in events] == [2, 3, 1, 2, 3, 1]
 
 
+def test_an_id_past_the_newest_event_starts_from_now_with_a_snapshot(client, world):
+    """Resumed from, a forged id past the table's newest event would wait forever."""
+    table = world["table"]
+    _bet(world, 0)
+    response, sse = client.open(table.pk, world["key"], last_id=f"{2**63 - 1}-{2**63 - 1}")
+    [snapshot] = client.events(sse, 1)
+    assert snapshot["event"] == "snapshot"
+    assert snapshot["id"] == _stream_ids(table.pk, (0, 0))[-1]
+    _bet(world, 1)
+    assert client.events(sse, 1)[0]["event"] == "bet_placed"
+    client.close(response)
+
+
 def test_heartbeats_on_a_quiet_table(client, world):
     response, sse = client.open(world["table"].pk, world["token"])
     assert client.events(sse, 1)[0]["event"] == "snapshot"
