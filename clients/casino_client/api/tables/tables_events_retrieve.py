@@ -114,8 +114,9 @@ def sync_detailed(
     the key the snapshot is current to; the events after it follow (an engine event whose
     ``seq`` the snapshot already counts may follow it: skip it by ``seq``). With
     ``Last-Event-ID`` (or ``last_event_id``) the stream resumes after that event instead,
-    exactly. Comment lines are sent as heartbeats when the table is quiet; the stream ends
-    after ``wait`` seconds and the client reconnects with the last id. A credential may hold
+    exactly (a malformed id, or one past the table's newest event, starts with a snapshot).
+    Comment lines are sent as heartbeats when the table is quiet; the stream ends after
+    ``wait`` seconds and the client reconnects with the last id. A credential may hold
     ``TABLES_STREAMS_PER_CREDENTIAL`` streams at once (429 ``too-many-streams``).
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
@@ -166,8 +167,9 @@ def sync(
     the key the snapshot is current to; the events after it follow (an engine event whose
     ``seq`` the snapshot already counts may follow it: skip it by ``seq``). With
     ``Last-Event-ID`` (or ``last_event_id``) the stream resumes after that event instead,
-    exactly. Comment lines are sent as heartbeats when the table is quiet; the stream ends
-    after ``wait`` seconds and the client reconnects with the last id. A credential may hold
+    exactly (a malformed id, or one past the table's newest event, starts with a snapshot).
+    Comment lines are sent as heartbeats when the table is quiet; the stream ends after
+    ``wait`` seconds and the client reconnects with the last id. A credential may hold
     ``TABLES_STREAMS_PER_CREDENTIAL`` streams at once (429 ``too-many-streams``).
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
@@ -213,8 +215,9 @@ async def asyncio_detailed(
     the key the snapshot is current to; the events after it follow (an engine event whose
     ``seq`` the snapshot already counts may follow it: skip it by ``seq``). With
     ``Last-Event-ID`` (or ``last_event_id``) the stream resumes after that event instead,
-    exactly. Comment lines are sent as heartbeats when the table is quiet; the stream ends
-    after ``wait`` seconds and the client reconnects with the last id. A credential may hold
+    exactly (a malformed id, or one past the table's newest event, starts with a snapshot).
+    Comment lines are sent as heartbeats when the table is quiet; the stream ends after
+    ``wait`` seconds and the client reconnects with the last id. A credential may hold
     ``TABLES_STREAMS_PER_CREDENTIAL`` streams at once (429 ``too-many-streams``).
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
@@ -263,8 +266,9 @@ async def asyncio(
     the key the snapshot is current to; the events after it follow (an engine event whose
     ``seq`` the snapshot already counts may follow it: skip it by ``seq``). With
     ``Last-Event-ID`` (or ``last_event_id``) the stream resumes after that event instead,
-    exactly. Comment lines are sent as heartbeats when the table is quiet; the stream ends
-    after ``wait`` seconds and the client reconnects with the last id. A credential may hold
+    exactly (a malformed id, or one past the table's newest event, starts with a snapshot).
+    Comment lines are sent as heartbeats when the table is quiet; the stream ends after
+    ``wait`` seconds and the client reconnects with the last id. A credential may hold
     ``TABLES_STREAMS_PER_CREDENTIAL`` streams at once (429 ``too-many-streams``).
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `dealer`, `auditor`, `operator_integration` (an
