@@ -336,6 +336,8 @@ if not CELERY_BROKER_URL:
     # A host name, which the transport ignores: without one kombu warns "No hostname was
     # supplied" in every process that connects (the demo's first lines).
     CELERY_BROKER_URL = "filesystem://localhost/"
+    # kombu's filesystem transport with whole-message writes (casino/brokerfs.py).
+    CELERY_BROKER_TRANSPORT = "casino.brokerfs:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir / "queue"),
         "data_folder_out": str(_queue_dir / "queue"),
