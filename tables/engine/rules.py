@@ -233,6 +233,10 @@ class RuleSet(_JsonDataclass):
     # Pontoon has won ("any hand whose outcome no further card can change"): paid, not
     # returned. Off by default so a stored rule set from before it replays as played.
     void_pays_pontoon_after_dealer_two_cards: bool = False
+    # §8 void: once the dealer has finished (the round waits for its settlement) no card can
+    # change any outcome: every one stands, as settled (no prizes). Off by default so a stored
+    # rule set from before it replays as played (its voids returned the stakes).
+    void_stands_once_the_dealer_has_finished: bool = False
     # ranking
     player_five_card_trick: bool = False
     dealer_five_card_trick: bool = False
@@ -502,6 +506,7 @@ class Preset(NamedTuple):
 _CROWN = RuleSet(
     name="crown",
     void_pays_pontoon_after_dealer_two_cards=True,
+    void_stands_once_the_dealer_has_finished=True,
     deck_kind="spanish",
     decks=8,
     shoe_policy="cut_card",
@@ -552,6 +557,7 @@ _CROWN_PAY = PayoutSchedule(
 _BRITISH = RuleSet(
     name="british_casino",
     void_pays_pontoon_after_dealer_two_cards=True,
+    void_stands_once_the_dealer_has_finished=True,
     deck_kind="standard",
     decks=6,
     shoe_policy="cut_card",
@@ -588,6 +594,7 @@ _BRITISH_PAY = PayoutSchedule(name="british_casino", pontoon=(2, 1), five_card_t
 _ONLINE8 = RuleSet(
     name="online_8deck",
     void_pays_pontoon_after_dealer_two_cards=True,
+    void_stands_once_the_dealer_has_finished=True,
     deck_kind="standard",
     decks=8,
     shoe_policy="fresh_each_round",
@@ -633,6 +640,7 @@ _ONLINE2 = _ONLINE8.replace(
 _TRADITIONAL = RuleSet(
     name="traditional",
     void_pays_pontoon_after_dealer_two_cards=True,
+    void_stands_once_the_dealer_has_finished=True,
     deck_kind="standard",
     decks=1,
     shoe_policy="fresh_each_round",

@@ -343,6 +343,10 @@ def settle_void(state: RoundState) -> RoundSettlement:
             h.status in (HandStatus.BUST, HandStatus.RESCUED, HandStatus.SURRENDERED)
             or (state.phase != Phase.BETTING and state.decided_at_once(h, bet_id))
             or _pontoon_decided_by_the_dealers_cards(state, h)
+            or (
+                state.rules.void_stands_once_the_dealer_has_finished
+                and state.phase == Phase.COMPLETE
+            )
         ):
             if h.status == HandStatus.SURRENDERED:
                 base, added, _ = h.stakes[bet_id]

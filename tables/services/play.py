@@ -51,7 +51,7 @@ def round_open(*, actor: Actor, table_id: int) -> Round:
         if table.card_source == Table.CardSource.SERVER_SHOE:
             shoe = server_shoe_for_round(actor=actor, table=table, rules=rules)
         else:
-            shoe = reader_shoe_for_round(table=table, rules=rules)
+            shoe = reader_shoe_for_round(actor=actor, table=table, rules=rules)
         table.rounds_played += 1
         table.save(update_fields=["rounds_played"])
         state = eng.new_round(rules, payouts, limits)

@@ -86,12 +86,24 @@ def server_shoe_for_round(*, actor: Actor, table: Table, rules: eng.RuleSet) -> 
     return _server_shoe_new(actor=actor, table=table, rules=rules)
 
 
-def reader_shoe_for_round(*, table: Table, rules: eng.RuleSet) -> Shoe | None:
-    """The reader shoe loaded on the table. In a game that deals every round from the whole
-    shoe (shuffled before each round, or a continuous shuffler) the impossible-card check
-    starts each round from the whole composition again: the last round's cards are back."""
+def reader_shoe_for_round(*, actor: Actor, table: Table, rules: eng.RuleSet) -> Shoe | None:
+    """The reader shoe loaded on the table, or None: the dealer loads one before the first card.
+    A shoe of other decks than the rules' (the table's rules changed) is retired, not dealt
+    from: its cards would be refused as impossible, or allowed where the rules' shoe has none.
+    In a game that deals every round from the whole shoe (shuffled before each round, or a
+    continuous shuffler) the impossible-card check starts each round from the whole
+    composition again: the last round's cards are back."""
     current = Shoe.objects.filter(table=table, retired_at__isnull=True).first()
-    if current is not None and current.seen and rules.whole_shoe_each_round:
+    if current is None:
+        return None
+    if (
+        current.source != Shoe.Source.READER
+        or current.deck_kind != rules.deck_kind
+        or current.decks != rules.decks
+    ):
+        shoe_retire(actor=actor, shoe=lock_objects.shoe_for_update(current.pk).get())
+        return None
+    if current.seen and rules.whole_shoe_each_round:
         current = lock_objects.shoe_for_update(current.pk).get()
         current.seen = {}
         current.save(update_fields=["seen"])

@@ -179,11 +179,14 @@ def test_s2_a_pontoon_waiting_for_the_second_card_only_is_british_and_off_in_old
 def test_s2_a_void_paying_a_pontoon_the_dealers_cards_decided_is_every_presets_and_off_before():
     """§8 void, read this way since 2026-12-05 (``settle_void``): every preset sets the field; a
     document stored before it reads it off, so its voided rounds replay as settled then."""
-    field = "void_pays_pontoon_after_dealer_two_cards"
-    assert all(getattr(p.rules, field) for p in PRESETS.values())
-    doc = PRESETS["online_8deck"].rules.to_json()
-    del doc[field]
-    assert getattr(RuleSet.from_json(doc), field) is False
+    for field in (
+        "void_pays_pontoon_after_dealer_two_cards",
+        "void_stands_once_the_dealer_has_finished",
+    ):
+        assert all(getattr(p.rules, field) for p in PRESETS.values())
+        doc = PRESETS["online_8deck"].rules.to_json()
+        del doc[field]
+        assert getattr(RuleSet.from_json(doc), field) is False
 
 
 @pytest.mark.parametrize(

@@ -497,6 +497,28 @@ def test_s8_void_in_the_dealers_phase_pays_a_pontoon_the_dealers_two_cards_decid
     }
 
 
+def test_s8_a_void_once_the_dealer_has_finished_lets_every_outcome_stand():
+    """§8 "every outcome already decided when the void is approved stands": the dealer has
+    finished (the round waits for its settlement), so no card can change any outcome: the 19
+    has beaten the dealer's 17 and the 17 has lost to it (ties to the dealer), as settled."""
+    g = Partial(
+        "british_casino",
+        bets((1, 1000), (2, 1000)),
+        "9S", "8S", "KH", "TS", "9D", D(1, "stand"), D(2, "stand"), "7C",
+    )  # fmt: skip
+    assert g.state.phase == "complete"
+    assert paid(g.void()) == paid(settle(g.state))
+    assert paid(g.void()) == {("b1", 1, 0, "win"): 2000, ("b2", 2, 0, "lose"): 0}
+    # a rule-set version from before this reading returned both stakes, and replays so
+    rules, payouts = get_preset("british_casino")
+    before = rules.replace(void_stands_once_the_dealer_has_finished=False)
+    replayed = fold(before, payouts, g.events, TableLimits())
+    assert paid(settle_void(replayed)) == {
+        ("b1", 1, 0, "void_returned"): 1000,
+        ("b2", 2, 0, "void_returned"): 1000,
+    }
+
+
 def test_s8_void_during_play_returns_a_pontoon_whatever_the_dealers_hidden_cards():
     """online_2deck deals the dealer's two cards face down before play: a void during play
     returns box 1's Pontoon (the reading of §8 applies in the dealer's phase, cards face up)."""

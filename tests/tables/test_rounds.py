@@ -401,6 +401,29 @@ def test_a_server_shoe_on_a_continuous_shuffler_is_new_for_every_round():
         assert shoe.retired_at is not None and shoe.verified is True
 
 
+def test_a_reader_shoe_of_other_decks_than_new_rules_is_retired_and_a_new_one_asked_for():
+    """The table's rules changed from crown (spanish decks) to british_casino: its loaded
+    spanish shoe would refuse every ten of the new game as impossible."""
+    table = live_table("crown")
+    spanish = Shoe.objects.get(table=table, retired_at__isnull=True)
+    rules, payouts = services.preset_versions_ensure(actor=ACTOR, preset="british_casino")
+    services.table_rules_set(
+        actor=ACTOR, table_id=table.pk, rule_set=rules, payout_schedule=payouts
+    )
+    a = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    spanish.refresh_from_db()
+    assert spanish.retired_at is not None and rnd.shoe_id is None
+    bet(rnd, a, 1, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    with pytest.raises(WrongPhase, match="Load a shoe"):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="TH")
+    services.shoe_load(actor=DEVICE, table_id=table.pk, shuffle_method="shuffler")
+    rnd = drive(rnd, ["TH", "9C", "8D", "6S", "6H"], [decide(a, "stand")])  # 18 v 21
+    _settled(rnd)
+    assert balance(a) == 10_000 - 1000
+
+
 def test_a_cut_card_reader_shoe_remembers_the_cards_of_earlier_rounds():
     table = _crown_reader_table(decks=4)
     a = funded_player(100_000)

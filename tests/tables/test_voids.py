@@ -275,6 +275,23 @@ def test_approval_in_the_dealers_phase_pays_a_pontoon_the_dealers_two_cards_deci
     assert balance(a) == 10_000 - 1000 + 3000 and balance(b) == 10_000
 
 
+def test_approval_in_settling_lets_every_outcome_stand_as_settlement_would():
+    """§8: once the dealer has finished no card can change any outcome: a void of a round
+    waiting for its settlement pays the 19 that beat the dealer's 17 and keeps the 17 that
+    lost to it (it returned both stakes)."""
+    rnd, a, b = _dealt("british_casino", ["9S", "8S", "KH", "TS", "9D"])
+    decide(a, "stand")(rnd.pk)
+    decide(b, "stand")(rnd.pk)
+    services.card_post(actor=DEVICE, round_id=rnd.pk, card="7C")
+    assert Round.objects.get(pk=rnd.pk).phase == "settling"
+    services.void_request(actor=ACTOR, user=_boss(), round_id=rnd.pk, reason="reader fault")
+    preview = selectors.void_preview(Round.objects.get(pk=rnd.pk))
+    assert [(x["box"], x["paid"]) for x in preview["standing"]] == [(1, 2000), (2, 0)]
+    assert preview["returned"] == []
+    assert services.void_approve(actor=ACTOR, user=_supervisor(), round_id=rnd.pk).phase == "voided"
+    assert balance(a) == 10_000 + 1000 and balance(b) == 10_000 - 1000
+
+
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_the_real_worker_expires_a_request_at_its_time_and_the_round_resumes(
