@@ -127,6 +127,15 @@ class Withdrawn(Event):
     bet_id: str
 
 
+@dataclass(frozen=True)
+class ShoeReplaced(Event):
+    """A reader-fed table's dealer loaded a new shoe during the round (§8: "the dealer loads a
+    new shoe, with its shuffle record, and continues"). The cards in play came from the old
+    one: the impossible-card count starts again from the new shoe's whole composition."""
+
+    type: ClassVar[str] = "shoe_replaced"
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -143,6 +152,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MatchDeclined,
         StakePlaced,
         Withdrawn,
+        ShoeReplaced,
     )
 }
 

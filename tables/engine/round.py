@@ -34,6 +34,7 @@ from .events import (
     InsuranceTaken,
     MatchDeclined,
     MatchMade,
+    ShoeReplaced,
     StakePlaced,
     TimeoutDefault,
     Withdrawn,
@@ -323,7 +324,12 @@ class RoundState(RoundQueries):
         h = self.boxes[bet.box].hands[0]
         h.status = HandStatus.WITHDRAWN
         for c in h.cards:
-            self.counts[c] -= 1
+            if self.counts[c] > 0:  # none after a new shoe: its cards were the old shoe's
+                self.counts[c] -= 1
+
+    def _on_shoe_replaced(self, e: ShoeReplaced) -> None:
+        self.counts.clear()
+        self.shoe_replaced = True
 
     def _on_withdrawn(self, e: Withdrawn) -> None:
         self._window_bet(TurnKind.STAKING, e.bet_id)
@@ -562,6 +568,7 @@ _HANDLERS: dict[type[Event], Callable[[RoundState, Any], None]] = {
     MatchDeclined: RoundState._on_match_declined,
     StakePlaced: RoundState._on_stake,
     Withdrawn: RoundState._on_withdrawn,
+    ShoeReplaced: RoundState._on_shoe_replaced,
 }
 
 

@@ -284,6 +284,7 @@ class RoundStateBase:
         self.peeked_pontoon = False
         self.events = 0
         self.counts: Counter[Card] = Counter()  # live cards, for impossible-card checks
+        self.shoe_replaced = False  # counts then hold only the new shoe's cards (ShoeReplaced)
         # Per box during betting: (stake total, ids of the players with a bet on it), so that
         # each bet's checks are O(1) instead of a scan of the box (derived from bets/boxes:
         # rebuilt lazily after from_json, copied in copy; see _box_index_get).
@@ -319,6 +320,13 @@ class RoundStateBase:
             "dealer_mode": self.dealer_mode,
             "peeked_pontoon": self.peeked_pontoon,
             "events": self.events,
+            # Only after a new shoe, when counts no longer follow from the live cards: the
+            # state of every other round keeps the form it always had.
+            **(
+                {"shoe_counts": dict(sorted((c.code, n) for c, n in self.counts.items() if n))}
+                if self.shoe_replaced
+                else {}
+            ),
         }
 
     @classmethod
@@ -341,7 +349,11 @@ class RoundStateBase:
         s.dealer_mode = d["dealer_mode"]
         s.peeked_pontoon = d["peeked_pontoon"]
         s.events = d["events"]
-        s.counts = Counter(s.live_cards())
+        if "shoe_counts" in d:
+            s.shoe_replaced = True
+            s.counts = Counter({parse_card(code): n for code, n in d["shoe_counts"].items()})
+        else:
+            s.counts = Counter(s.live_cards())
         s._box_index = None  # rebuilt on the next bet (betting phase only)
         return s
 

@@ -12,6 +12,7 @@ from tables import events, lock_objects
 from tables.errors import WrongPhase
 from tables.models import Round, Shoe, Shuffle, Table
 from tables.services._common import meta_event, round_locked, table_locked
+from tables.services.driver import RoundDriver
 
 
 def shoe_retire(*, actor: Actor, shoe: Shoe) -> None:
@@ -152,6 +153,12 @@ def shoe_load(
             rnd.shoe = shoe
             rnd.save(update_fields=["shoe"])
             meta_event(rnd, "shoe_loaded", {"shoe_id": shoe.pk, "commitment": commitment}, actor)
+            play = RoundDriver(actor, rnd)
+            if play.state.phase not in (eng.Phase.BETTING, eng.Phase.COMPLETE):
+                # Cards are in play from the old shoe: the engine counts the new one's anew.
+                play.apply(eng.ShoeReplaced())
+                play.turn_changed = False  # a decision being waited for keeps its window
+                play.finish()
     return shoe
 
 

@@ -424,6 +424,31 @@ def test_a_reader_shoe_of_other_decks_than_new_rules_is_retired_and_a_new_one_as
     assert balance(a) == 10_000 - 1000
 
 
+def test_a_shoe_loaded_mid_round_is_counted_from_its_whole_composition():
+    """§8: "on a reader-fed table the dealer loads a new shoe, with its shuffle record, and
+    continues". Two aces of spades of a 2-deck shoe are in play: the new shoe's own two may
+    still come, a third of the new shoe may not. The cached state stays the fold of the
+    events, also when rebuilt from them."""
+    table = live_table("online_2deck")
+    a = funded_player()
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, a, 1, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    for card in ["AS", "AS"]:  # box 1, the dealer
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    services.shoe_load(actor=DEVICE, table_id=table.pk, shuffle_method="hand")
+    services.card_post(actor=DEVICE, round_id=rnd.pk, card="AS", shoe_position=1)  # box 1
+    rnd = Round.objects.get(pk=rnd.pk)
+    assert selectors.round_state_replay(rnd).to_json() == rnd.state
+    Round.objects.filter(pk=rnd.pk).update(state={})  # a cold cache: rebuilt from the events
+    services.card_post(actor=DEVICE, round_id=rnd.pk, card="AS", shoe_position=2)  # dealer
+    decide(a, "hit")(rnd.pk)  # A A
+    with pytest.raises(RoundSuspended, match="all 2 copies"):
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card="AS", shoe_position=3)
+    rnd = Round.objects.get(pk=rnd.pk)
+    assert selectors.round_state_replay(rnd).to_json() == rnd.state
+
+
 def test_a_cut_card_reader_shoe_remembers_the_cards_of_earlier_rounds():
     table = _crown_reader_table(decks=4)
     a = funded_player(100_000)
