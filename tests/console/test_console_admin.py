@@ -79,3 +79,22 @@ def test_pit_boss_cannot_issue_api_keys_in_the_console(client, operator):
     response = client.post("/admin/api/apikey/add/", {"operator": operator.pk, "label": "x"})
     assert response.status_code == 403
     assert not ApiKey.objects.filter(label="x").exists()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "/admin/audit/auditevent/?occurred_at__year=9999",
+        "/admin/audit/auditevent/?occurred_at__year=9999&occurred_at__month=12",
+        "/admin/ledger/transaction/?posted_at__year=9999&posted_at__month=12",
+        "/admin/tables/round/?opened_at__year=9999&opened_at__month=12&opened_at__day=31",
+        "/admin/tables/rosterentry/?gaming_day__year=9999",
+        "/admin/tables/round/?opened_at__year=99999999999999999999",
+    ],
+)
+def test_a_date_a_list_cannot_filter_by_is_the_incorrect_lookup_page_not_a_500(client, query):
+    """Django checks a date hierarchy's start but builds its end (the next year, month or
+    day) outside that check: these were 500s."""
+    login_verified(client, UserFactory(roles=[roles.AUDITOR, roles.PIT_BOSS]))
+    response = client.get(query)
+    assert response.status_code == 302 and response["Location"].endswith("?e=1")
