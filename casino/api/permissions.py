@@ -50,6 +50,14 @@ class RolePermission(BasePermission):
         return True
 
 
+def caller_has(request, permission: str) -> bool:
+    """Whether the caller holds ``permission`` with the credential it uses (a staff token only
+    with its one role)."""
+    user = request.user
+    allowed = getattr(user, "is_superuser", False) or user.has_perm(permission)
+    return allowed and _token_role_allows(request.auth, (permission,))
+
+
 def _token_role_allows(credential, needed) -> bool:
     """A staff token acts with its one role, whatever else its owner may do."""
     from casino.api.models import StaffToken

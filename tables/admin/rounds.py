@@ -19,13 +19,14 @@ from casino.console.admin import (
 from casino.console.links import audit_links
 from casino.money import money_text
 from tables import console_selectors, models, selectors, services
-from tables.admin.common import DEAL, OPERATE, badge
+from tables.admin.common import DEAL, OPERATE, badge, dealing_check
 from tables.admin.table_actions import limits_text
 
 Round = models.Round
 
 
 def _close_betting(*, request, obj, actor, data):
+    dealing_check(request, obj.table)
     services.round_close_betting(actor=actor, round_id=obj.pk)
     return f"Betting closed on round {obj}."
 

@@ -9,7 +9,7 @@ from casino.console.admin import ObjectAction
 from casino.errors import Conflict
 from casino.money import money_text
 from tables import console_selectors, models, services
-from tables.admin.common import DEAL, OPERATE, rtp_text
+from tables.admin.common import DEAL, OPERATE, dealing_check, rtp_text
 from tables.admin.table_forms import (
     LIMIT_FIELDS,
     CloneForm,
@@ -174,6 +174,7 @@ def table_create(*, actor, data) -> models.Table:
 
 
 def _shoe(*, request, obj, actor, data):
+    dealing_check(request, obj)
     shoe = services.shoe_load(
         actor=actor,
         table_id=obj.pk,

@@ -25,6 +25,7 @@ from tables.views.shared import (
     PLAYER_PARAMETER,
     VIEW,
     actor_of,
+    dealing_at,
     query_player,
     seen,
     table_scope,
@@ -40,6 +41,7 @@ class TableRoundsView(APIView):
     @extend_schema(request=None, responses={201: RoundSummarySerializer})
     def post(self, request, pk: int):
         table = selectors.table_get(pk=pk, **seen(request))
+        dealing_at(request, table=table)
         rnd = services.round_open(actor=actor_of(request), table_id=table.pk)
         return Response(RoundSummarySerializer(rnd).data, status=status.HTTP_201_CREATED)
 
@@ -63,6 +65,7 @@ class TableShoesView(APIView):
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
         table = selectors.table_get(pk=pk, **seen(request))
+        dealing_at(request, table=table)
         shoe = services.shoe_load(actor=actor_of(request), table_id=table.pk, **data)
         return Response(ShoeOutputSerializer(shoe).data, status=status.HTTP_201_CREATED)
 
@@ -106,6 +109,7 @@ class RoundCloseBettingView(APIView):
 
     @extend_schema(request=None, responses=RoundSummarySerializer)
     def post(self, request, pk: int):
+        dealing_at(request, round_id=pk)
         rnd = services.round_close_betting(
             actor=actor_of(request), round_id=pk, table_id=table_scope(request)
         )
@@ -132,6 +136,7 @@ class RoundCardsView(APIView):
     )
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
+        dealing_at(request, round_id=pk)
         posted = services.card_post(
             actor=actor_of(request),
             round_id=pk,
@@ -161,6 +166,7 @@ class RoundDealerDecisionView(APIView):
     @extend_schema(request=InputSerializer, responses=PlayedSerializer)
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
+        dealing_at(request, round_id=pk)
         played = services.dealer_decision_make(
             actor=actor_of(request),
             round_id=pk,

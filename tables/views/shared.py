@@ -7,11 +7,12 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
 from casino.actors import Actor
-from casino.api.inputs import MAX_ID
-from casino.api.permissions import request_scope
+from casino.api.inputs import MAX_ID, staff_user
+from casino.api.permissions import caller_has, request_scope
 from casino.errors import NotFound
 from ledger.models import Player
 from ledger.selectors import player_get
+from tables import selectors
 
 VIEW = "tables.view_table"
 OPERATE = "tables.operate_table"
@@ -48,6 +49,17 @@ def query_player(request) -> Player | None:
 
 def actor_of(request) -> Actor:
     return Actor.from_request(request)
+
+
+def dealing_at(request, *, table=None, round_id: int | None = None) -> None:
+    """A staff member dealing: at their own table, unless they are pit staff (a device's scope
+    is its table already). The round's table is read only for a staff member."""
+    user = staff_user(request)
+    if user is None:
+        return
+    if table is None:
+        table = selectors.round_get(pk=round_id).table
+    selectors.dealing_check(table=table, user_id=user.pk, pit=caller_has(request, OPERATE))
 
 
 def table_scope(request) -> int | None:

@@ -468,7 +468,10 @@ def _world() -> World:
     w.dealer = UserFactory(roles=[roles.DEALER])
     for t in "XY":
         # Betting stays open for the whole matrix however slow the machine (bets come late).
-        table = w.table[t] = live_table("crown", code=f"matrix-table-{t}", betting_seconds=3600)
+        # The dealer deals at both tables (a dealer elsewhere: tests/api/test_roles.py).
+        table = w.table[t] = live_table(
+            "crown", code=f"matrix-table-{t}", betting_seconds=3600, dealer=w.dealer
+        )
         w.device[t], raw = device_token_issue(actor=ACTOR, table=table, device_id=f"dev-{t}")
         if t == "X":
             w.clients["device_X"] = _bearer(raw)

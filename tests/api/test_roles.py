@@ -35,3 +35,46 @@ def test_auditor_is_read_only_everywhere():
 def test_every_role_group_exists_with_exactly_its_listed_permissions():
     for role, listed in roles.ROLE_PERMISSIONS.items():
         assert roles.role_permissions(role) == frozenset(listed), role
+
+
+def _dealer_world():
+    from rest_framework.test import APIClient
+
+    from tables import services
+    from tests.factories import UserFactory, live_table
+    from tests.helpers.staff import login_verified
+    from tests.tables.conftest import ACTOR
+
+    dealer, elsewhere = UserFactory(roles=[roles.DEALER]), UserFactory(roles=[roles.DEALER])
+    table = live_table("traditional", dealer=dealer)
+    rnd = services.round_open(actor=ACTOR, table_id=table.pk)
+    clients = {}
+    for name, user in (("dealer", dealer), ("elsewhere", elsewhere)):
+        clients[name] = APIClient()
+        login_verified(clients[name], user)
+    return table, rnd, clients
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/v1/tables/{table}/rounds/", None),
+        ("/api/v1/tables/{table}/shoes/", {"shuffle_method": "hand"}),
+        ("/api/v1/rounds/{round}/close-betting/", None),
+        ("/api/v1/rounds/{round}/cards/", {"card": "AS"}),
+        ("/api/v1/rounds/{round}/dealer-decisions/", {"action": "stand"}),
+    ],
+)
+def test_a_dealer_runs_rounds_at_their_own_table_only(path, body):
+    """The dealer role deals; at a table whose dealer of record is someone else, a dealer is
+    refused (it closed another table's betting early). Pit staff deal anywhere."""
+    from tables.models import Round
+
+    table, rnd, clients = _dealer_world()
+    url = path.format(table=table.pk, round=rnd.pk)
+    refused = clients["elsewhere"].post(url, body, format="json")
+    assert refused.status_code == 403, refused.content
+    assert "not the dealer of record" in refused.json()["detail"]
+    assert Round.objects.get(pk=rnd.pk).phase == "open"
+    # their own table's dealer gets past the check (to the round's own answer)
+    assert clients["dealer"].post(url, body, format="json").status_code != 403

@@ -207,8 +207,8 @@ def test_void_requested_by_a_pit_boss_is_approved_only_by_someone_else():
 
 
 def test_a_dealer_has_no_void_button_and_is_refused():
-    _, rnd, _ = round_with_bet()
-    client, _ = staff(roles.DEALER)
+    table, rnd, _ = round_with_bet()
+    client, dealer = staff(roles.DEALER)
     page = client.get(f"/admin/tables/round/{rnd.pk}/change/").content.decode()
     assert 'data-action="close-betting"' in page
     assert "void" not in page.lower().split('id="round-panel"')[0].split("object-tools")[-1]
@@ -219,7 +219,13 @@ def test_a_dealer_has_no_void_button_and_is_refused():
     )
     assert refused.status_code == 403
     assert not VoidRequest.objects.filter(round=rnd).exists()
-    # the dealer may close betting (the same service the dealer device calls)
+    # a dealer closes betting (the same service the dealer device calls) at their own table:
+    # at another dealer's table the console refuses it
+    elsewhere = client.post(_action_url("round", rnd.pk, "close-betting"), follow=True)
+    assert any("not the dealer of record" in m for m in messages_of(elsewhere))
+    rnd.refresh_from_db()
+    assert rnd.phase == Round.Phase.OPEN
+    Table.objects.filter(pk=table.pk).update(dealer=dealer)
     client.post(_action_url("round", rnd.pk, "close-betting"))
     rnd.refresh_from_db()
     assert rnd.phase != Round.Phase.OPEN
