@@ -19,7 +19,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from casino.api import roles
-from casino.errors import NotFound, PermissionDenied
+from casino.errors import NotFound
 from ledger.models import Transaction
 from ledger.selectors import ShiftGrid
 from tables import engine as eng
@@ -135,17 +135,6 @@ def round_get(*, pk: int, table_id: int | None = None, sandbox: bool | None = No
     if rnd is None:
         raise NotFound(f"Round {pk} does not exist.")
     return rnd
-
-
-def dealing_check(*, table: Table, user_id: int, pit: bool) -> None:
-    """A dealer runs rounds (opens them, closes betting, posts cards, loads shoes, plays the
-    banker) at the table whose dealer of record they are; pit staff (``pit``) at any table.
-    A dealer device is bound to its table by its credential already."""
-    if not pit and table.dealer_id != user_id:
-        raise PermissionDenied(
-            f"You are not the dealer of record at table {table.code}: a dealer runs rounds at "
-            "their own table only (the pit sets a table's dealer)."
-        )
 
 
 def round_sandbox(*, pk: int) -> bool | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.html import format_html
 
-from tables import models, selectors
+from tables import models, services
 
 OPERATE = "tables.operate_table"
 DEAL = "tables.deal_round"
@@ -13,9 +13,7 @@ DEAL = "tables.deal_round"
 
 def dealing_check(request, table: models.Table) -> None:
     """A dealer runs rounds at their own table; pit staff at any (tables.selectors)."""
-    selectors.dealing_check(
-        table=table, user_id=request.user.pk, pit=request.user.has_perm(OPERATE)
-    )
+    services.dealing_check(table=table, user_id=request.user.pk, pit=request.user.has_perm(OPERATE))
 
 
 def badge(value: str) -> str:

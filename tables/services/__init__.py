@@ -32,6 +32,7 @@ from tables.services.rotation import dealer_break_end, dealer_break_start
 from tables.services.settlement import round_settle
 from tables.services.shoes import shoe_load, shoe_replace
 from tables.services.table_admin import (
+    dealing_check,
     seat_leave,
     table_clone,
     table_close,
@@ -80,6 +81,7 @@ __all__ = [
     "dealer_break_end",
     "dealer_break_start",
     "dealer_decision_make",
+    "dealing_check",
     "decision_make",
     "late_bet_record",
     "payout_schedule_version_create",

@@ -8,7 +8,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.errors import Conflict, NotFound, Unprocessable, ValidationFailed, is_unique_violation
+from casino.errors import (
+    Conflict,
+    NotFound,
+    PermissionDenied,
+    Unprocessable,
+    ValidationFailed,
+    is_unique_violation,
+)
 from ledger import services as ledger
 from ledger.models import Player
 from tables import engine as eng
@@ -42,6 +49,17 @@ def _change_log(*, actor: Actor, table: Table, kind: str, before: dict, after: d
         table=table, kind=kind, before=before, after=after, changed_by=actor.label
     )
     events.table_changed(actor=actor, table=table, kind=kind, before=before, after=after)
+
+
+def dealing_check(*, table: Table, user_id: int, pit: bool) -> None:
+    """A dealer runs rounds (opens them, closes betting, posts cards, loads shoes, plays the
+    banker) at the table whose dealer of record they are; pit staff (``pit``) at any table.
+    A dealer device is bound to its table by its credential already."""
+    if not pit and table.dealer_id != user_id:
+        raise PermissionDenied(
+            f"You are not the dealer of record at table {table.code}: a dealer runs rounds at "
+            "their own table only (the pit sets a table's dealer)."
+        )
 
 
 def table_create(

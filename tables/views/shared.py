@@ -12,7 +12,7 @@ from casino.api.permissions import caller_has, request_scope
 from casino.errors import NotFound
 from ledger.models import Player
 from ledger.selectors import player_get
-from tables import selectors
+from tables import selectors, services
 
 VIEW = "tables.view_table"
 OPERATE = "tables.operate_table"
@@ -59,7 +59,7 @@ def dealing_at(request, *, table=None, round_id: int | None = None) -> None:
         return
     if table is None:
         table = selectors.round_get(pk=round_id).table
-    selectors.dealing_check(table=table, user_id=user.pk, pit=caller_has(request, OPERATE))
+    services.dealing_check(table=table, user_id=user.pk, pit=caller_has(request, OPERATE))
 
 
 def table_scope(request) -> int | None:
