@@ -4,6 +4,10 @@ Services raise these; views never build error responses by hand. ``status`` is t
 the problem maps to and ``code`` becomes the problem ``type`` (``/problems/<code>``).
 """
 
+from contextlib import contextmanager
+
+from django.db import IntegrityError, transaction
+
 
 class DomainError(Exception):
     status = 400
@@ -59,3 +63,17 @@ def is_unique_violation(exc: BaseException) -> bool:
     """A database error raised by a unique index (SQLSTATE 23505): a check-then-insert that
     lost its race to a concurrent request."""
     return getattr(getattr(exc, "__cause__", None), "sqlstate", None) == "23505"
+
+
+@contextmanager
+def unique_or(conflict: Conflict):
+    """Inserts that raise ``conflict`` when a unique index refuses them: the check before an
+    insert cannot see a row a concurrent transaction has not committed yet (a savepoint, so
+    the caller's transaction carries on to raise it)."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError as exc:
+        if not is_unique_violation(exc):
+            raise
+        raise conflict from None

@@ -7,11 +7,11 @@ import secrets
 import uuid
 from collections.abc import Sequence
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
-from casino.errors import Conflict, ValidationFailed, is_unique_violation
+from casino.errors import Conflict, ValidationFailed, unique_or
 from casino.money import PLAY_MONEY
 from ledger import egress, events, notifications, sealed, webhooks
 from ledger.errors import (
@@ -50,15 +50,10 @@ def player_create(*, actor: Actor, operator, external_ref: str, display_name: st
     with transaction.atomic():
         if Player.objects.filter(operator=operator, external_ref=external_ref).exists():
             raise exists
-        try:
-            with transaction.atomic():  # a concurrent request may insert it since the check
-                player = Player.objects.create(
-                    operator=operator, external_ref=external_ref, display_name=display_name
-                )
-        except IntegrityError as exc:
-            if not is_unique_violation(exc):
-                raise
-            raise exists from None
+        with unique_or(exists):
+            player = Player.objects.create(
+                operator=operator, external_ref=external_ref, display_name=display_name
+            )
         events.player_created(actor=actor, player=player)
     return player
 

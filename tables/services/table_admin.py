@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from casino.actors import Actor
@@ -14,7 +14,7 @@ from casino.errors import (
     PermissionDenied,
     Unprocessable,
     ValidationFailed,
-    is_unique_violation,
+    unique_or,
 )
 from ledger import services as ledger
 from ledger.models import Player
@@ -88,22 +88,17 @@ def table_create(
     if Table.objects.filter(code=code).exists():
         raise exists
     with transaction.atomic():
-        try:
-            with transaction.atomic():  # a concurrent request may insert it since the check
-                table = Table.objects.create(
-                    casino=casino,
-                    code=code,
-                    name=name,
-                    rule_set=rule_set,
-                    payout_schedule=payout_schedule,
-                    currency=currency,
-                    card_source=card_source,
-                    **settings,
-                )
-        except IntegrityError as exc:
-            if not is_unique_violation(exc):
-                raise
-            raise exists from None
+        with unique_or(exists):
+            table = Table.objects.create(
+                casino=casino,
+                code=code,
+                name=name,
+                rule_set=rule_set,
+                payout_schedule=payout_schedule,
+                currency=currency,
+                card_source=card_source,
+                **settings,
+            )
         _change_log(actor=actor, table=table, kind="created", before={}, after=_config(table))
     return table
 

@@ -8,7 +8,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api.inputs import JsonIntegerField, validated
+from casino.api.inputs import JsonIntegerField, ReferenceField, validated
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from tables import round_view, selectors, services
@@ -54,9 +54,7 @@ class TableShoesView(APIView):
 
     class InputSerializer(serializers.Serializer):
         shuffle_method = serializers.CharField(max_length=60)
-        device_id = serializers.CharField(
-            max_length=64, required=False, default="", allow_blank=True
-        )
+        device_id = ReferenceField(max_length=64, required=False, default="", allow_blank=True)
         commitment = serializers.RegexField(
             r"^[0-9a-f]{64}$", required=False, default="", allow_blank=True
         )
