@@ -5,6 +5,12 @@ import threading
 import time
 
 from celery import Celery, signals
+from kombu.transport import TRANSPORT_ALIASES
+
+# filesystem:// (the broker of a machine without one) writes each message whole
+# (casino/brokerfs.py). Registered for the scheme, not as broker_transport: that setting would
+# apply to whatever URL a process is given, a RabbitMQ or an unreachable one included.
+TRANSPORT_ALIASES["filesystem"] = "casino.brokerfs:Transport"
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 

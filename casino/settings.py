@@ -335,9 +335,9 @@ if not CELERY_BROKER_URL:
         (_queue_dir / _sub).mkdir(parents=True, exist_ok=True)
     # A host name, which the transport ignores: without one kombu warns "No hostname was
     # supplied" in every process that connects (the demo's first lines).
+    # kombu's filesystem transport with whole-message writes (casino/brokerfs.py, registered
+    # for the filesystem:// scheme by casino/celery.py).
     CELERY_BROKER_URL = "filesystem://localhost/"
-    # kombu's filesystem transport with whole-message writes (casino/brokerfs.py).
-    CELERY_BROKER_TRANSPORT = "casino.brokerfs:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir / "queue"),
         "data_folder_out": str(_queue_dir / "queue"),
