@@ -47,6 +47,21 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
         "key and body returns the original response; kept for 24 hours."
     ),
 )
+# The dealer's operations (open a round, load a shoe, close betting, post a card, the banker's
+# decision): a device that retries after a timeout without a key repeats the operation (a
+# card posted twice is dealt to the next hand), so devices should send one; it stays optional
+# so that a reader without one still deals.
+IDEMPOTENCY_PARAMETER_DEALING = OpenApiParameter(
+    name=HEADER,
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        "Recommended: a unique key for this operation (1-255 visible ASCII characters). A "
+        "retry with the same key and body returns the original response instead of doing it "
+        "again (a card posted twice would go to the next hand); kept for 24 hours."
+    ),
+)
 
 
 def _scope(request) -> str:
@@ -110,17 +125,31 @@ def idempotency_cutoff():
     return timezone.now() - timedelta(hours=settings.IDEMPOTENCY_KEY_TTL_HOURS)
 
 
-def idempotent(request, *, work: Callable[[], Response], audit_batched: bool = False) -> Response:
+def idempotent(
+    request,
+    *,
+    work: Callable[[], Response],
+    audit_batched: bool = False,
+    key_required: bool = True,
+    standing_errors: tuple[type[Exception], ...] = (),
+) -> Response:
     """Run ``work`` once per Idempotency-Key, inside one transaction with its record.
 
     ``audit_batched``: ``work`` runs in an ``audit_events_batched`` block that also writes the
     record, one statement for both (the bet path); only for work that needs no audit event's
-    id before it returns."""
-    key = request.headers.get(HEADER, "")
+    id before it returns. ``key_required=False``: a request without the header just runs
+    ``work`` (one with a malformed header is still refused). ``standing_errors``: errors ``work``
+    raises after its writes were meant to last (a refused card suspends the round, then
+    answers 409): the transaction commits them, stores no record, and the error is raised."""
+    key = request.headers.get(HEADER)
+    if key is None and not key_required:
+        return work()
+    key = key or ""
     if not _KEY_PATTERN.match(key):
+        rule = "1-255 visible ASCII characters"
         raise ValidationFailed(
-            f"The {HEADER} header is required: 1-255 visible ASCII characters.",
-            errors={HEADER: ["required, 1-255 visible ASCII characters"]},
+            f"The {HEADER} header is {'required' if key_required else 'malformed'}: {rule}.",
+            errors={HEADER: [f"required, {rule}" if key_required else rule]},
         )
     scope = _scope(request)
     fingerprint = _fingerprint(request)
@@ -150,8 +179,12 @@ def idempotent(request, *, work: Callable[[], Response], audit_batched: bool = F
                 headers={"Idempotent-Replayed": "true"},
             )
         with audit_events_batched() if audit_batched else nullcontext():
-            response = work()
-            if 200 <= response.status_code < 300:
+            try:
+                response = work()
+            except standing_errors as exc:
+                standing = exc
+                response = None
+            if response is not None and 200 <= response.status_code < 300:
                 response = _stored(response)
                 record = IdempotencyRecord(
                     scope=scope,
@@ -166,7 +199,9 @@ def idempotent(request, *, work: Callable[[], Response], audit_batched: bool = F
                     audit_batch_write(record)  # with the audit events, as the block ends
                 else:
                     model_insert(record)
-        return response
+    if response is None:
+        raise standing
+    return response
 
 
 def idempotency_purge_expired() -> int:

@@ -98,7 +98,7 @@ def _problem_statuses(operation: dict, *, method: str, public: bool, body_ids: b
     idempotent = any(p.get("name") == IDEMPOTENCY_HEADER for p in params)
     changes = method not in ("GET", "HEAD", "OPTIONS")
     statuses = []
-    if has_body or has_query:
+    if has_body or has_query or idempotent:
         statuses.append(400)
     if not public:
         statuses += [401, 403]
@@ -141,7 +141,10 @@ def _problem_example(status: int, operation: dict, path: str, fields: list[str])
 
 
 def _first_query(operation: dict) -> str:
-    return next(p["name"] for p in operation.get("parameters", []) if p.get("in") == "query")
+    """The first query parameter's name, else (an operation whose only input is its
+    Idempotency-Key header) the header's."""
+    params = operation.get("parameters", [])
+    return next((p["name"] for p in params if p.get("in") == "query"), IDEMPOTENCY_HEADER)
 
 
 class AutoSchema(_AutoSchema):

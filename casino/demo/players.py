@@ -141,7 +141,7 @@ class TablePlayer(threading.Thread):
             if status != 200 or state["phase"] in FINAL_PHASES:
                 round_id = None
         if round_id is None:
-            status, body = self.device.call(tables_rounds_create, self.table_id)
+            status, body = self.device.idempotent(tables_rounds_create, self.table_id)
             if status != 201:
                 logger.info("table %s: open round refused: %s", self.table_id, body)
                 self.stop.wait(2)
@@ -150,7 +150,7 @@ class TablePlayer(threading.Thread):
             if not self.human_paced:
                 self.place_bets(round_id, table)
                 self.stop.wait(2)
-                self.device.call(rounds_close_betting_create, round_id)
+                self.device.idempotent(rounds_close_betting_create, round_id)
         deadline = time.monotonic() + 180
         while not self.stop.is_set() and time.monotonic() < deadline:
             status, state = self.device.call(rounds_retrieve, round_id)
@@ -180,7 +180,7 @@ class TablePlayer(threading.Thread):
             return
         if turn["kind"] == "dealer":
             total = state["dealer"]["total"] or 0
-            self.device.call(
+            self.device.idempotent(
                 rounds_dealer_decisions_create,
                 round_id,
                 body=RoundDealerDecisionInputRequest.from_dict(

@@ -8,10 +8,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api.idempotency import IDEMPOTENCY_PARAMETER_DEALING, idempotent
 from casino.api.inputs import JsonIntegerField, ReferenceField, validated
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from tables import round_view, selectors, services
+from tables.errors import RoundSuspended
 from tables.serializers import (
     CardPostedNextSerializer,
     PlayedSerializer,
@@ -38,12 +40,19 @@ class TableRoundsView(APIView):
     required_permissions = {"POST": DEAL}
     write_scope = Scope.PIT
 
-    @extend_schema(request=None, responses={201: RoundSummarySerializer})
+    @extend_schema(
+        request=None,
+        responses={201: RoundSummarySerializer},
+        parameters=[IDEMPOTENCY_PARAMETER_DEALING],
+    )
     def post(self, request, pk: int):
-        table = selectors.table_get(pk=pk, **seen(request))
-        dealing_at(request, table=table)
-        rnd = services.round_open(actor=actor_of(request), table_id=table.pk)
-        return Response(RoundSummarySerializer(rnd).data, status=status.HTTP_201_CREATED)
+        def work() -> Response:
+            table = selectors.table_get(pk=pk, **seen(request))
+            dealing_at(request, table=table)
+            rnd = services.round_open(actor=actor_of(request), table_id=table.pk)
+            return Response(RoundSummarySerializer(rnd).data, status=status.HTTP_201_CREATED)
+
+        return idempotent(request, work=work, key_required=False)
 
 
 class TableShoesView(APIView):
@@ -59,13 +68,20 @@ class TableShoesView(APIView):
             r"^[0-9a-f]{64}$", required=False, default="", allow_blank=True
         )
 
-    @extend_schema(request=InputSerializer, responses={201: ShoeOutputSerializer})
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: ShoeOutputSerializer},
+        parameters=[IDEMPOTENCY_PARAMETER_DEALING],
+    )
     def post(self, request, pk: int):
-        data = validated(self.InputSerializer, request)
-        table = selectors.table_get(pk=pk, **seen(request))
-        dealing_at(request, table=table)
-        shoe = services.shoe_load(actor=actor_of(request), table_id=table.pk, **data)
-        return Response(ShoeOutputSerializer(shoe).data, status=status.HTTP_201_CREATED)
+        def work() -> Response:
+            data = validated(self.InputSerializer, request)
+            table = selectors.table_get(pk=pk, **seen(request))
+            dealing_at(request, table=table)
+            shoe = services.shoe_load(actor=actor_of(request), table_id=table.pk, **data)
+            return Response(ShoeOutputSerializer(shoe).data, status=status.HTTP_201_CREATED)
+
+        return idempotent(request, work=work, key_required=False)
 
 
 class RoundDetailView(APIView):
@@ -105,13 +121,20 @@ class RoundCloseBettingView(APIView):
     required_permissions = {"POST": DEAL}
     write_scope = Scope.PIT
 
-    @extend_schema(request=None, responses=RoundSummarySerializer)
+    @extend_schema(
+        request=None,
+        responses=RoundSummarySerializer,
+        parameters=[IDEMPOTENCY_PARAMETER_DEALING],
+    )
     def post(self, request, pk: int):
-        dealing_at(request, round_id=pk)
-        rnd = services.round_close_betting(
-            actor=actor_of(request), round_id=pk, table_id=table_scope(request)
-        )
-        return Response(RoundSummarySerializer(rnd).data)
+        def work() -> Response:
+            dealing_at(request, round_id=pk)
+            rnd = services.round_close_betting(
+                actor=actor_of(request), round_id=pk, table_id=table_scope(request)
+            )
+            return Response(RoundSummarySerializer(rnd).data)
+
+        return idempotent(request, work=work, key_required=False)
 
 
 class RoundCardsView(APIView):
@@ -131,25 +154,29 @@ class RoundCardsView(APIView):
         summary="Post the next card; the answer says where it went and what comes next",
         request=InputSerializer,
         responses=CardPostedNextSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER_DEALING],
     )
     def post(self, request, pk: int):
-        data = validated(self.InputSerializer, request)
-        dealing_at(request, round_id=pk)
-        posted = services.card_post(
-            actor=actor_of(request),
-            round_id=pk,
-            card=data["card"],
-            shoe_position=data.get("shoe_position"),
-            table_id=table_scope(request),
-        )
-        rnd = selectors.round_get(pk=posted.round.pk)
-        body = {
-            "round": rnd,
-            "card": posted.card,
-            "target": posted.target,
-            "next": round_view.round_next(rnd, operator_id=request_scope(request).operator_id),
-        }
-        return Response(CardPostedNextSerializer(body).data)
+        def work() -> Response:
+            data = validated(self.InputSerializer, request)
+            dealing_at(request, round_id=pk)
+            posted = services.card_post(
+                actor=actor_of(request),
+                round_id=pk,
+                card=data["card"],
+                shoe_position=data.get("shoe_position"),
+                table_id=table_scope(request),
+            )
+            rnd = selectors.round_get(pk=posted.round.pk)
+            body = {
+                "round": rnd,
+                "card": posted.card,
+                "target": posted.target,
+                "next": round_view.round_next(rnd, operator_id=request_scope(request).operator_id),
+            }
+            return Response(CardPostedNextSerializer(body).data)
+
+        return idempotent(request, work=work, key_required=False, standing_errors=(RoundSuspended,))
 
 
 class RoundDealerDecisionView(APIView):
@@ -161,17 +188,24 @@ class RoundDealerDecisionView(APIView):
     class InputSerializer(serializers.Serializer):
         action = serializers.ChoiceField(choices=["hit", "stand"])
 
-    @extend_schema(request=InputSerializer, responses=PlayedSerializer)
+    @extend_schema(
+        request=InputSerializer,
+        responses=PlayedSerializer,
+        parameters=[IDEMPOTENCY_PARAMETER_DEALING],
+    )
     def post(self, request, pk: int):
-        data = validated(self.InputSerializer, request)
-        dealing_at(request, round_id=pk)
-        played = services.dealer_decision_make(
-            actor=actor_of(request),
-            round_id=pk,
-            action=data["action"],
-            table_id=table_scope(request),
-        )
-        return Response(PlayedSerializer(played).data)
+        def work() -> Response:
+            data = validated(self.InputSerializer, request)
+            dealing_at(request, round_id=pk)
+            played = services.dealer_decision_make(
+                actor=actor_of(request),
+                round_id=pk,
+                action=data["action"],
+                table_id=table_scope(request),
+            )
+            return Response(PlayedSerializer(played).data)
+
+        return idempotent(request, work=work, key_required=False)
 
 
 class RoundResumeView(APIView):

@@ -9,15 +9,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.card_posted_next import CardPostedNext
 from ...models.problem import Problem
 from ...models.round_cards_input_request import RoundCardsInputRequest
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     id: int,
     *,
     body: RoundCardsInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -109,6 +112,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: RoundCardsInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[CardPostedNext | Problem]:
     """Post the next card; the answer says where it went and what comes next
 
@@ -122,6 +126,7 @@ def sync_detailed(
 
     Args:
         id (int):
+        idempotency_key (str | Unset):
         body (RoundCardsInputRequest):
 
     Raises:
@@ -135,6 +140,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         id=id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -149,6 +155,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: RoundCardsInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> CardPostedNext | Problem | None:
     """Post the next card; the answer says where it went and what comes next
 
@@ -162,6 +169,7 @@ def sync(
 
     Args:
         id (int):
+        idempotency_key (str | Unset):
         body (RoundCardsInputRequest):
 
     Raises:
@@ -176,6 +184,7 @@ def sync(
         id=id,
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -184,6 +193,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: RoundCardsInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[CardPostedNext | Problem]:
     """Post the next card; the answer says where it went and what comes next
 
@@ -197,6 +207,7 @@ async def asyncio_detailed(
 
     Args:
         id (int):
+        idempotency_key (str | Unset):
         body (RoundCardsInputRequest):
 
     Raises:
@@ -210,6 +221,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         id=id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -222,6 +234,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: RoundCardsInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> CardPostedNext | Problem | None:
     """Post the next card; the answer says where it went and what comes next
 
@@ -235,6 +248,7 @@ async def asyncio(
 
     Args:
         id (int):
+        idempotency_key (str | Unset):
         body (RoundCardsInputRequest):
 
     Raises:
@@ -250,5 +264,6 @@ async def asyncio(
             id=id,
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed

@@ -9,15 +9,18 @@ from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
 from ...models.shoe_output import ShoeOutput
 from ...models.table_shoes_input_request import TableShoesInputRequest
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     id: int,
     *,
     body: TableShoesInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
 
     _kwargs: dict[str, Any] = {
         "method": "post",
@@ -109,6 +112,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: TableShoesInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | ShoeOutput]:
     """Table: shoes
 
@@ -119,6 +123,7 @@ def sync_detailed(
 
     Args:
         id (int):
+        idempotency_key (str | Unset):
         body (TableShoesInputRequest):
 
     Raises:
@@ -132,6 +137,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         id=id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = client.get_httpx_client().request(
@@ -146,6 +152,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: TableShoesInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Problem | ShoeOutput | None:
     """Table: shoes
 
@@ -156,6 +163,7 @@ def sync(
 
     Args:
         id (int):
+        idempotency_key (str | Unset):
         body (TableShoesInputRequest):
 
     Raises:
@@ -170,6 +178,7 @@ def sync(
         id=id,
         client=client,
         body=body,
+        idempotency_key=idempotency_key,
     ).parsed
 
 
@@ -178,6 +187,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: TableShoesInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | ShoeOutput]:
     """Table: shoes
 
@@ -188,6 +198,7 @@ async def asyncio_detailed(
 
     Args:
         id (int):
+        idempotency_key (str | Unset):
         body (TableShoesInputRequest):
 
     Raises:
@@ -201,6 +212,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         id=id,
         body=body,
+        idempotency_key=idempotency_key,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -213,6 +225,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: TableShoesInputRequest,
+    idempotency_key: str | Unset = UNSET,
 ) -> Problem | ShoeOutput | None:
     """Table: shoes
 
@@ -223,6 +236,7 @@ async def asyncio(
 
     Args:
         id (int):
+        idempotency_key (str | Unset):
         body (TableShoesInputRequest):
 
     Raises:
@@ -238,5 +252,6 @@ async def asyncio(
             id=id,
             client=client,
             body=body,
+            idempotency_key=idempotency_key,
         )
     ).parsed
