@@ -36,6 +36,7 @@ from audit.sealing import seal_header_fields, unpack_ids
 from casino.errors import ValidationFailed
 from casino.version import software_version
 from forensics.verify_bundle import BUNDLE_FORMAT, FILES, row_fields
+from ledger.models import Account, Leg
 from ledger.selectors import AccountingFilter, ShiftGrid, table_accounting
 from tables import engine as eng
 from tables.models import Casino, Round, RoundEvent, Shoe, Table
@@ -129,7 +130,9 @@ def _bundle_write(
         files["shoes.jsonl"] = _write(out / "shoes.jsonl", (_shoe_line(s) for s in shoes))
         files["rounds.jsonl"] = _write(out / "rounds.jsonl", (_round_line(r) for r in rounds))
         ledger = _ledger_lines(casino, day, start, end)
-        files["ledger_totals.jsonl"] = _write(out / "ledger_totals.jsonl", ledger)
+        files["ledger_totals.jsonl"] = _write(
+            out / "ledger_totals.jsonl", ledger, line_digests=True
+        )
         day_events = AuditEvent.objects.filter(occurred_at__gte=start, occurred_at__lt=end)
         manifest: dict[str, Any] = {
             "format": BUNDLE_FORMAT,
@@ -310,25 +313,56 @@ def _round_line(rnd: Round) -> dict[str, Any]:
 
 def _ledger_lines(casino: Casino | None, day: date, start: datetime, end: datetime):
     """The ledger's table accounting for the casino's gaming day, per table and currency
-    (integer minor units): legs posted in [start, end), the day as one span of a shift grid."""
+    (integer minor units): legs posted in [start, end), the day as one span of a shift grid;
+    and the ids of the transactions it sums, whose sealed audit events let the verifier
+    re-derive it (their ``occurred_at`` is not the posting time, so the day's events alone
+    would not say which postings fall in the day)."""
     if casino is None:
         return
-    tables = Table.objects.filter(casino_id=casino.pk).values_list("pk", flat=True)
+    tables = list(Table.objects.filter(casino_id=casino.pk).values_list("pk", flat=True))
     grid = ShiftGrid(
         table_casino=dict.fromkeys(tables, casino.pk),
         spans=[(casino.pk, day, "gaming-day", start, end)],
     )
     rows = table_accounting(group_by=["table"], filters=AccountingFilter(), shifts=grid)
+    transactions = _ledger_transactions(tables, start, end)
     for row in rows:
-        yield {
+        line = {
             key: (str(value) if key == "hold_pct" and value is not None else value)
             for key, value in row.items()
         }
+        line["transactions"] = transactions.get((row["table"], row["currency"]), [])
+        yield line
 
 
-def _write(path: Path, records) -> dict[str, Any]:
-    """Write JSON Lines; return the file's SHA-256, size and line count for the manifest."""
-    sha256, size, lines = hashlib.sha256(), 0, 0
+def _ledger_transactions(
+    tables: list[int], start: datetime, end: datetime
+) -> dict[tuple[int, str], list[int]]:
+    """Per (table, currency), the transactions whose legs ``table_accounting`` sums (wallet
+    legs of stakes, refunds, payouts and bonuses posted in [start, end)), ascending."""
+    legs = (
+        Leg.objects.filter(
+            posted_at__gte=start,
+            posted_at__lt=end,
+            account__kind=Account.Kind.WALLET,
+            kind__in=[Leg.Kind.STAKE, Leg.Kind.STAKE_REFUND, Leg.Kind.PAYOUT, Leg.Kind.BONUS],
+            transaction__table_id__in=tables,
+        )
+        .values_list("transaction__table_id", "currency", "transaction_id")
+        .distinct()
+        .order_by("transaction__table_id", "currency", "transaction_id")
+    )
+    out: dict[tuple[int, str], list[int]] = {}
+    for table_id, currency, transaction_id in legs:
+        out.setdefault((table_id, currency), []).append(transaction_id)
+    return out
+
+
+def _write(path: Path, records, *, line_digests: bool = False) -> dict[str, Any]:
+    """Write JSON Lines; return the file's SHA-256, size and line count for the manifest, and
+    with ``line_digests`` each line's SHA-256 (``line_sha256``), so the verifier can name a
+    changed line of a file it cannot otherwise tie to sealed events line by line."""
+    sha256, size, lines, digests = hashlib.sha256(), 0, 0, []
     with path.open("wb") as handle:
         for record in records:
             data = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
@@ -336,7 +370,12 @@ def _write(path: Path, records) -> dict[str, Any]:
             sha256.update(data)
             size += len(data)
             lines += 1
-    return {"sha256": sha256.hexdigest(), "bytes": size, "lines": lines}
+            if line_digests:
+                digests.append(hashlib.sha256(data).hexdigest())
+    written: dict[str, Any] = {"sha256": sha256.hexdigest(), "bytes": size, "lines": lines}
+    if line_digests:
+        written["line_sha256"] = digests
+    return written
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -18,6 +18,13 @@ line that is wrong:
 - the exported chain head's signature, and that it is the last seal when it is in the bundle;
 - the shoes: every revealed shuffle hashes (order + salt) to the commitment recorded before its
   first card;
+- the rounds: every engine event (seq, type, payload, actor) equal to the sealed audit event
+  ``tables.round_event.<type>`` that recorded it, and every such sealed event of the round
+  present; a round opened before the bundle's first seal is checked for what the bundle seals;
+- the ledger totals: handle, payouts and bonuses re-derived from the sealed money events
+  (``ledger.stake_debited``, ``ledger.stake_refunded``, ``ledger.round_settled``) of the
+  transactions each line lists, win and hold % from those; and each line's SHA-256 against the
+  signed manifest;
 - with ``--engine PATH`` (the casino's source tree, for its pure-Python game engine): every
   settled round's payouts, re-derived by folding its engine events under its pinned rules.
 
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import decimal
 import hashlib
 import json
 import re
@@ -58,6 +66,9 @@ DIGEST_SIZE = 32
 LEGACY_HMAC, ED25519_JCS = 1, 2
 _COPY_ESCAPE = re.compile(r"\\(.)")
 _COPY_CHARS = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+ROUND_EVENT = "tables.round_event."  # + the engine event's type
+ROUND_OPENED = "tables.round_opened"
+MONEY_EVENTS = frozenset(("ledger.stake_debited", "ledger.stake_refunded", "ledger.round_settled"))
 
 
 class Bad(Exception):
@@ -73,6 +84,10 @@ class Result:
     seals: int = 0
     rounds: int = 0
     rounds_rederived: int = 0
+    rounds_sealed: int = 0  # rounds whose engine events were all matched to sealed events
+    engine_events_unsealed: int = 0  # of rounds opened before the bundle's first seal
+    ledger_lines: int = 0
+    ledger_rederived: int = 0
     shuffles_verified: int = 0
     legacy_seals: int = 0
     notes: list[str] = field(default_factory=list)
@@ -240,6 +255,67 @@ class _Sealed:
     ids: list[int] = field(default_factory=list)
     digests: list[bytes] = field(default_factory=list)
     seal_of: list[int] = field(default_factory=list)  # seal seq per position
+    # What the rounds and ledger totals are checked against, from events already proven sealed:
+    # (round id, ("seq", seq) or ("bet", bet ref)) -> _RoundEvent; rounds opened in the bundle;
+    # money events by their ledger transaction id -> (events.jsonl line, event).
+    round_events: dict[tuple, _RoundEvent] = field(default_factory=dict)
+    opened_rounds: set[int] = field(default_factory=set)
+    money: dict[int, tuple[int, dict]] = field(default_factory=dict)
+
+
+@dataclass
+class _RoundEvent:
+    line: int  # in events.jsonl
+    event_id: int
+    seq: int | None
+    type: str
+    payload: dict
+    actor: str  # as the round's event row writes it (see _round_actor)
+
+
+def _round_actor(fields: dict) -> str:
+    """The ``actor`` a round's engine event row holds, from the sealed event that recorded it:
+    a bet's is the actor's label; a dealt card's, decision's etc. is ``Actor.describe()`` (label,
+    on whose behalf, set off by what), whose parts the event's ``attribution`` seals."""
+    label = fields["actor_label"] or ""
+    if fields["payload"].get("seq") is None:
+        return label
+    attribution = fields["payload"].get("attribution") or {}
+    behalf, via = attribution.get("on_behalf_of"), attribution.get("via")
+    if behalf:
+        label += f" for {behalf.get('kind')} {behalf.get('label')}"
+    if via:
+        label += f" (after {via.get('label')})"
+    return label[:200]
+
+
+def _round_event_key(round_id, seq, payload) -> tuple:
+    # Bets have no seq (they are numbered when betting closes), so their bet ref keys them.
+    if seq is None:
+        return (round_id, ("bet", payload.get("bet_id") if isinstance(payload, dict) else None))
+    return (round_id, ("seq", seq))
+
+
+def _index_sealed(sealed: _Sealed, number: int, fields: dict) -> None:
+    name = fields["name"]
+    payload = fields["payload"]
+    if not isinstance(payload, dict):
+        return
+    if name.startswith(ROUND_EVENT) and fields["round_id"] is not None:
+        event = payload.get("event")
+        key = _round_event_key(fields["round_id"], payload.get("seq"), event)
+        sealed.round_events[key] = _RoundEvent(
+            number,
+            fields["id"],
+            payload.get("seq"),
+            name[len(ROUND_EVENT) :],
+            event,
+            _round_actor(fields),
+        )
+    elif name == ROUND_OPENED and fields["round_id"] is not None:
+        sealed.opened_rounds.add(fields["round_id"])
+    elif name in MONEY_EVENTS and isinstance(payload.get("transaction_id"), int):
+        sealed.money[payload["transaction_id"]] = (number, fields)
 
 
 def _check_seals(bundle: Path, manifest: dict, keys: Keys, result: Result) -> _Sealed:
@@ -335,6 +411,8 @@ def _check_events(bundle: Path, manifest: dict, sealed: _Sealed, result: Result)
             raise Bad(name, number, f"seal {seal_of[position]} lists event {ids[position]} here")
         if event != fields:
             raise Bad(name, number, _disagreement(event, fields))
+        if fields["name"].startswith(("tables.round_", "ledger.")):
+            _index_sealed(sealed, number, fields)
         position += 1
     if position < total:
         raise Bad(
@@ -421,7 +499,75 @@ def _rederive(engine, rnd: dict):
     return engine.settle(state).to_json()
 
 
-def _check_rounds(bundle: Path, manifest: dict, shoe_ids: set[int], result: Result, engine):
+def _check_round_events(name: str, number: int, rnd: dict, sealed: _Sealed, result: Result):
+    """Tie the round's engine events to the sealed audit events that recorded them.
+
+    Only the sealed events vouch for a round's line (the manifest's file digest names no line
+    and no field). A round whose ``tables.round_opened`` is in the bundle has all its later
+    events in it too (the bundle's seals run without a gap to the day's last event, and the
+    round finished in the day), so there a missing sealed event is a finding; a round opened
+    before the bundle's first seal has its first events in the previous day's bundle."""
+    round_id, events = rnd.get("round_id"), rnd.get("engine_events")
+    if not isinstance(events, list):
+        raise Bad(name, number, f"round {round_id}: engine_events is not a list")
+    opened_here, matched, unsealed, last_seq = round_id in sealed.opened_rounds, set(), 0, None
+    for index, event in enumerate(events):
+        where = f"round {round_id}: engine_events[{index}]"
+        if not isinstance(event, dict):
+            raise Bad(name, number, f"{where} is not a JSON object")
+        seq = event.get("seq")
+        if seq is not None and not isinstance(seq, int):
+            raise Bad(name, number, f"{where}.seq: {seq!r} is not an integer")
+        if last_seq is not None and (seq is None or seq <= last_seq):
+            raise Bad(
+                name, number, f"{where}.seq: {seq!r} is out of fold order (bets first, then seq)"
+            )
+        last_seq = seq if seq is not None else last_seq
+        key = _round_event_key(round_id, seq, event.get("payload"))
+        found = sealed.round_events.get(key)
+        if found is None:
+            if opened_here:
+                raise Bad(
+                    name,
+                    number,
+                    f"{where} (seq {seq}, {event.get('type')}) matches no sealed "
+                    f"{ROUND_EVENT}* event, though the round was opened within the bundle",
+                )
+            unsealed += 1
+            continue
+        if key in matched:
+            raise Bad(name, number, f"{where}.seq: seq {seq} appears twice in the round")
+        matched.add(key)
+        for column, expected in (
+            ("type", found.type),
+            ("payload", found.payload),
+            ("actor", found.actor),
+        ):
+            if event.get(column) != expected:
+                raise Bad(
+                    name,
+                    number,
+                    f"{where}.{column} is {event.get(column)!r} but sealed event "
+                    f"{found.event_id} (events.jsonl line {found.line}) says {expected!r}",
+                )
+    for key, found in sealed.round_events.items():
+        if key[0] == round_id and key not in matched:
+            raise Bad(
+                name,
+                number,
+                f"round {round_id}: engine_events lacks the event sealed as event "
+                f"{found.event_id} (events.jsonl line {found.line}: {ROUND_EVENT}{found.type}, "
+                f"seq {found.seq})",
+            )
+    if unsealed:
+        result.engine_events_unsealed += unsealed
+    else:
+        result.rounds_sealed += 1
+
+
+def _check_rounds(
+    bundle: Path, manifest: dict, shoe_ids: set[int], result: Result, engine, sealed: _Sealed
+):
     file = _File(bundle, "rounds.jsonl", manifest)
     for number, text in file.lines():
         rnd = _json(file.name, number, text)
@@ -429,6 +575,7 @@ def _check_rounds(bundle: Path, manifest: dict, shoe_ids: set[int], result: Resu
             raise Bad(
                 file.name, number, f"round {rnd.get('round_id')}'s shoe is not in shoes.jsonl"
             )
+        _check_round_events(file.name, number, rnd, sealed, result)
         if engine is not None and rnd.get("phase") == "settled":
             try:
                 derived = _rederive(engine, rnd)
@@ -453,10 +600,113 @@ def _check_rounds(bundle: Path, manifest: dict, shoe_ids: set[int], result: Resu
             result.rounds_rederived += 1
         result.rounds += 1
     file.finish()
-    totals = _File(bundle, "ledger_totals.jsonl", manifest)
-    for number, text in totals.lines():
-        _json(totals.name, number, text)
-    totals.finish()
+
+
+TOTALS = ("handle", "payouts", "bonuses", "win", "hold_pct")
+
+
+def _hold_pct(win: int, handle: int) -> str | None:
+    # As ledger.selectors.hold_pct: to the cent, half-even; none without handle.
+    if not handle:
+        return None
+    value = decimal.Decimal(win) * 100 / decimal.Decimal(handle)
+    return str(value.quantize(decimal.Decimal("0.01"), decimal.ROUND_HALF_EVEN))
+
+
+def _sealed_totals(line: dict, sealed: _Sealed) -> tuple[dict | None, str]:
+    """Handle, payouts and bonuses from the sealed money events of the transactions the line
+    lists, or None (and why) when a transaction's amounts are not sealed in the bundle: a
+    correction's reversal or replacement (its events carry no amounts), or a posting just
+    before the day's end whose event was sealed after the bundle's last seal."""
+    listed = line.get("transactions")
+    if not isinstance(listed, list):
+        return None, "it lists no transactions (a bundle written before they were listed)"
+    handle = payouts = bonuses = 0
+    for txn in listed:
+        if not isinstance(txn, int) or isinstance(txn, bool):
+            return {"transactions": txn}, ""
+        number, event = sealed.money.get(txn, (0, None))
+        if event is None:
+            return None, f"transaction {txn} has no sealed money event in the bundle"
+        payload, name = event["payload"], event["name"]
+        where = f"transaction {txn} (sealed as event {event['id']}, events.jsonl line {number})"
+        if event["table_id"] != line.get("table"):
+            return {"table": event["table_id"], "_why": where}, ""
+        amounts = [payload.get(key) for key in ("payout", "bonus", "amount")]
+        if name == "ledger.round_settled":
+            if payload.get("currency") != line.get("currency"):
+                return {"currency": payload.get("currency"), "_why": where}, ""
+            amounts[2] = 0
+        else:
+            amounts[:2] = 0, 0
+        if not all(isinstance(amount, int) for amount in amounts):
+            return None, f"{where} records no amounts the verifier can read"
+        payout, bonus, amount = amounts
+        payouts, bonuses = payouts + payout, bonuses + bonus
+        handle += amount if name == "ledger.stake_debited" else -amount
+    return {"handle": handle, "payouts": payouts, "bonuses": bonuses, "_n": len(listed)}, ""
+
+
+def _check_ledger_totals(bundle: Path, manifest: dict, sealed: _Sealed, result: Result) -> None:
+    file = _File(bundle, "ledger_totals.jsonl", manifest)
+    # Per-line digests in the signed manifest name the line the file digest cannot; a bundle
+    # written before them has none, and then only the file's digest covers the line.
+    line_digests = file.expected.get("line_sha256")
+    unrederived: list[str] = []
+    for number, text in file.lines():
+        line = _json(file.name, number, text)
+        what = f"table {line.get('table')} {line.get('currency')}"
+        derived, why = _sealed_totals(line, sealed)
+        if derived is None:
+            unrederived.append(f"line {number} ({what}): {why}")
+            derived = {key: line.get(key) for key in TOTALS[:3]}
+            source = sums = "the line's own handle, payouts and bonuses"
+        else:
+            source = f"the sealed money events of its {derived.get('_n')} transactions"
+            sums = f"handle, payouts and bonuses from {source}"
+        if "transactions" in derived:
+            raise Bad(
+                file.name,
+                number,
+                f"{what}: transactions holds {derived['transactions']!r}, not a transaction id",
+            )
+        for key in ("table", "currency"):
+            if key in derived:
+                raise Bad(
+                    file.name,
+                    number,
+                    f"{what}: {key} is {line.get(key)!r} but {derived['_why']} says "
+                    f"{derived[key]!r}",
+                )
+        try:
+            handle, payouts, bonuses = (int(derived[key]) for key in TOTALS[:3])
+        except (TypeError, ValueError):
+            raise Bad(
+                file.name, number, f"{what}: handle, payouts and bonuses must be integers"
+            ) from None
+        win = handle - payouts - bonuses
+        expected = {"handle": handle, "payouts": payouts, "bonuses": bonuses, "win": win}
+        expected["hold_pct"] = _hold_pct(win, handle)
+        for key in TOTALS:
+            if line.get(key) != expected[key]:
+                raise Bad(
+                    file.name,
+                    number,
+                    f"{what}: {key} is {line.get(key)!r} but "
+                    f"{source if key in TOTALS[:3] else sums} give {expected[key]!r}",
+                )
+        if line_digests is not None:
+            digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            if number > len(line_digests) or digest != line_digests[number - 1]:
+                raise Bad(file.name, number, "the line is not the one the signed manifest records")
+        result.ledger_lines += 1
+    file.finish()
+    result.ledger_rederived = result.ledger_lines - len(unrederived)
+    if unrederived:
+        result.notes.append(
+            f"{len(unrederived)} ledger total lines were checked by their digest and "
+            "arithmetic only, not re-derived from sealed events: " + "; ".join(unrederived[:5])
+        )
 
 
 def verify_bundle(
@@ -471,7 +721,13 @@ def verify_bundle(
     sealed = _check_seals(bundle, manifest, keys, result)
     _check_events(bundle, manifest, sealed, result)
     shoe_ids = _check_shoes(bundle, manifest, result)
-    _check_rounds(bundle, manifest, shoe_ids, result, engine)
+    _check_rounds(bundle, manifest, shoe_ids, result, engine, sealed)
+    _check_ledger_totals(bundle, manifest, sealed, result)
+    if result.engine_events_unsealed:
+        result.notes.append(
+            f"{result.engine_events_unsealed} engine events of rounds opened before the "
+            "bundle's first seal are sealed in an earlier bundle: not tied to sealed events here"
+        )
     if result.legacy_seals:
         result.notes.append(
             f"{result.legacy_seals} seals predate Ed25519 (HMAC): their chain hashes were "
@@ -510,7 +766,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quiet:
         print(
             f"OK: {result.events} events in {result.seals} seals, {result.rounds} rounds, "
-            f"{result.shuffles_verified} revealed shuffles verified"
+            f"{result.shuffles_verified} revealed shuffles verified, "
+            f"{result.rounds_sealed} rounds' engine events matched to sealed events, "
+            f"{result.ledger_rederived} of {result.ledger_lines} ledger totals re-derived"
             + (
                 f", {result.rounds_rederived} rounds re-derived by the engine"
                 if args.engine

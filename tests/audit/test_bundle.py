@@ -116,6 +116,76 @@ def test_a_round_whose_recorded_payouts_the_engine_does_not_give_is_named(played
     assert "the engine pays" in output
 
 
+def _altered(bundle: Path, tmp_path: Path, name: str, file: str, number: int, change) -> Path:
+    """A copy of the bundle with line ``number`` (1-based) of ``file`` changed by ``change``."""
+    copied = copy(bundle, tmp_path, name)
+    rows = lines(copied / file)
+    record = json.loads(rows[number - 1])
+    change(record)
+    rows[number - 1] = (json.dumps(record, separators=(",", ":")) + "\n").encode()
+    rewrite(copied / file, rows)
+    return copied
+
+
+def test_the_unaltered_bundle_ties_its_rounds_and_ledger_totals_to_sealed_events(played_day):
+    status, output = verify(played_day)
+    assert status == 0, output
+    assert "3 rounds' engine events matched to sealed events" in output
+    assert "2 of 2 ledger totals re-derived" in output
+    assert "note:" not in output, output
+    totals = [json.loads(line) for line in lines(played_day / "ledger_totals.jsonl")]
+    assert all(line["transactions"] for line in totals)
+    manifest = json.loads((played_day / "manifest.json").read_text())
+    assert len(manifest["files"]["ledger_totals.jsonl"]["line_sha256"]) == len(totals)
+
+
+def test_a_changed_ledger_total_is_named_by_line_and_field(played_day, tmp_path):
+    """The totals are re-derived from the sealed money events of the transactions the line
+    lists: the report names the field with the value found and the one the events give."""
+    line = json.loads(lines(played_day / "ledger_totals.jsonl")[1])
+
+    def more_payouts(record):
+        record["payouts"] += 100
+
+    bundle = _altered(played_day, tmp_path, "payouts", "ledger_totals.jsonl", 2, more_payouts)
+    status, output = verify(bundle)
+    assert status == 1
+    assert (
+        f"FAILED: ledger_totals.jsonl line 2: table {line['table']} {line['currency']}: "
+        f"payouts is {line['payouts'] + 100} but the sealed money events of its "
+        f"{len(line['transactions'])} transactions give {line['payouts']}"
+    ) in output, output
+
+    def other_hold(record):
+        record["hold_pct"] = "12.50"
+
+    bundle = _altered(played_day, tmp_path, "hold", "ledger_totals.jsonl", 2, other_hold)
+    status, output = verify(bundle)
+    assert status == 1
+    assert "FAILED: ledger_totals.jsonl line 2: " in output, output
+    assert "hold_pct is '12.50' but " in output and repr(line["hold_pct"]) in output
+
+
+def test_a_changed_engine_event_actor_is_named_by_line_and_field(played_day, tmp_path):
+    """A round's engine events are tied to the sealed ``tables.round_event.*`` events that
+    recorded them, the actor included."""
+    rnd = json.loads(lines(played_day / "rounds.jsonl")[0])
+    index = next(i for i, event in enumerate(rnd["engine_events"]) if event["seq"] is not None)
+    sealed_actor = rnd["engine_events"][index]["actor"]
+
+    def other_actor(record):
+        record["engine_events"][index]["actor"] = "someone else"
+
+    bundle = _altered(played_day, tmp_path, "actor", "rounds.jsonl", 1, other_actor)
+    status, output = verify(bundle)
+    assert status == 1
+    assert (
+        f"FAILED: rounds.jsonl line 1: round {rnd['round_id']}: engine_events[{index}].actor is "
+        "'someone else' but sealed event "
+    ) in output, output
+    assert f"says {sealed_actor!r}" in output and "(events.jsonl line " in output
+
+
 def _tampered(bundle: Path, tmp_path: Path, name: str, change) -> tuple[int, str]:
     copied = copy(bundle, tmp_path, name)
     events = lines(copied / "events.jsonl")
