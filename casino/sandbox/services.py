@@ -91,6 +91,7 @@ def sandbox_table_create(
             rule_set=rule_set,
             payout_schedule=schedule,
             currency=PLAY_MONEY,
+            play_money=True,
             card_source=Table.CardSource.SERVER_SHOE,
             **{**SANDBOX_TIMERS, **settings},
         )

@@ -22,7 +22,13 @@ from ledger.services.accounts import (
     wallet_withdraw,
     webhook_secret_new,
 )
-from ledger.services.common import MAX_AMOUNT, amount_check, currency_check, currency_new_check
+from ledger.services.common import (
+    MAX_AMOUNT,
+    amount_check,
+    currency_check,
+    currency_new_check,
+    play_money_check,
+)
 from ledger.services.corrections import (
     correction_approve,
     correction_reject,
@@ -52,6 +58,7 @@ __all__ = [
     "currency_new_check",
     "operator_event_redeliver",
     "operator_webhook_set",
+    "play_money_check",
     "player_create",
     "round_settlement_post",
     "stake_debit",

@@ -12,11 +12,9 @@ from django.utils import timezone
 
 from casino.actors import Actor
 from casino.errors import Conflict, ValidationFailed, unique_or
-from casino.money import PLAY_MONEY
 from ledger import egress, events, notifications, sealed, webhooks
 from ledger.errors import (
     ReferenceReused,
-    WrongCurrency,
 )
 from ledger.models import (
     Account,
@@ -40,6 +38,7 @@ from ledger.services.common import (
     funds_check,
     lock_wallet,
     money_atomic,
+    play_money_check,
     repeat_of,
 )
 
@@ -145,15 +144,8 @@ def operator_event_redeliver(*, actor: Actor, event: OperatorEvent) -> OperatorE
 
 
 def _play_money_check(player: Player, currency: str) -> None:
-    """A sandbox operator's wallets hold play money only, and only they hold it (casino/sandbox):
-    sandbox money never lands in a real currency's accounts, nor real money in the sandbox."""
     sandbox = Operator.objects.filter(pk=player.operator_id, sandbox__isnull=False).exists()
-    if sandbox != (currency == PLAY_MONEY):
-        expected = f"{PLAY_MONEY} (play money)" if sandbox else f"a real currency, not {PLAY_MONEY}"
-        raise WrongCurrency(
-            f"A {'sandbox' if sandbox else 'live'} operator's wallets hold {expected}.",
-            errors={"currency": [f"{'only' if sandbox else 'not'} {PLAY_MONEY}"]},
-        )
+    play_money_check(currency, sandbox=sandbox, holder="operator's wallets hold")
 
 
 def wallet_open(*, actor: Actor, player: Player, currency: str) -> tuple[Account, bool]:

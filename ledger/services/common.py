@@ -15,6 +15,7 @@ from ledger.errors import (
     InsufficientFunds,
     InvalidAmount,
     ReferenceReused,
+    WrongCurrency,
 )
 from ledger.models import (
     Account,
@@ -64,6 +65,19 @@ def currency_new_check(currency) -> str:
             errors={"currency": ["an ISO 4217 currency in use, e.g. EUR"]},
         )
     return currency
+
+
+def play_money_check(currency: str, *, sandbox: bool, holder: str) -> None:
+    """Play money (XTS) is the sandbox's and the sandbox holds nothing else (casino/sandbox):
+    sandbox money never lands in a real currency's accounts, nor real money in the sandbox, and
+    a live table in XTS could take no bet (no live wallet holds it). ``holder``: what holds
+    the currency, for the message ("operator's wallets hold", "table plays in")."""
+    if sandbox != (currency == PLAY_MONEY):
+        expected = f"{PLAY_MONEY} (play money)" if sandbox else f"a real currency, not {PLAY_MONEY}"
+        raise WrongCurrency(
+            f"A {'sandbox' if sandbox else 'live'} {holder} {expected}.",
+            errors={"currency": [f"{'only' if sandbox else 'not'} {PLAY_MONEY}"]},
+        )
 
 
 def reference_check(value, *, field: str) -> str:

@@ -72,9 +72,11 @@ def table_create(
     payout_schedule: PayoutScheduleVersion,
     currency: str = "EUR",
     card_source: str = Table.CardSource.SERVER_SHOE,
+    play_money: bool = False,
     **settings: Any,
 ) -> Table:
-    """A new closed table; the change log records its whole configuration."""
+    """A new closed table; the change log records its whole configuration. ``play_money``: a
+    sandbox table, in XTS (``ledger.play_money_check``)."""
     pit = settings.get("pit")
     if pit is not None and pit.casino_id != casino.pk:
         raise ValidationFailed(f"{pit} is not a pit of {casino}.", errors={"pit": ["other casino"]})
@@ -84,6 +86,7 @@ def table_create(
             "Limits need 1 <= min_bet <= max_bet.", errors={"max_bet": ["must be at least min_bet"]}
         )
     ledger.currency_new_check(currency)
+    ledger.play_money_check(currency, sandbox=play_money, holder="table plays in")
     exists = Conflict(f"A table {code!r} exists already.")
     if Table.objects.filter(code=code).exists():
         raise exists

@@ -6,6 +6,7 @@ import pytest
 from audit.models import AuditEvent
 from casino.api import roles
 from casino.console.selectors import floor_overview
+from casino.sandbox.services import sandbox_table_create
 from tables import services
 from tables.models import Pit, Table, TableChange
 from tests.console.helpers import ACTOR, act, messages_of, staff
@@ -54,6 +55,37 @@ def test_the_api_creates_a_closed_table_and_shows_its_rtp(client_for):
     # Only the pit may create tables.
     denied = client_for(roles.AUDITOR).post("/api/v1/tables/", {**body, "code": "y"}, format="json")
     assert denied.status_code == 403
+
+
+def test_a_live_table_plays_in_a_real_currency_and_a_sandbox_table_is_not_cloned_live(client_for):
+    """XTS is the sandbox's play money: no live wallet holds it, so a live table in it could
+    take no bet."""
+    rule_set, payouts = _versions()
+    casino = CasinoFactory()
+    api = client_for(roles.PIT_BOSS)
+    body = {
+        "casino_id": casino.pk,
+        "code": "play",
+        "name": "Play money",
+        "rule_set_id": rule_set.pk,
+        "payout_schedule_id": payouts.pk,
+        "currency": "XTS",
+    }
+    refused = api.post("/api/v1/tables/", body, format="json")
+    assert refused.status_code == 422 and refused.json()["code"] == "wrong-currency"
+    assert [e["field"] for e in refused.json()["errors"]] == ["currency"]
+    assert not Table.objects.filter(code="play").exists()
+    assert (
+        api.post("/api/v1/tables/", {**body, "currency": "GBP"}, format="json").status_code == 201
+    )
+
+    sandbox = sandbox_table_create(actor=ACTOR, preset="crown", code="sbx-1")
+    assert sandbox.currency == "XTS"
+    cloned = api.post(
+        f"/api/v1/tables/{sandbox.pk}/clone/", {"code": "sbx-copy", "name": "Copy"}, format="json"
+    )
+    assert cloned.status_code == 422 and cloned.json()["code"] == "wrong-currency"
+    assert not Table.objects.filter(code="sbx-copy").exists()
 
 
 def test_clone_copies_the_configuration_and_retire_takes_the_table_off_the_floor(client_for):
