@@ -33,15 +33,14 @@ class RolePermission(BasePermission):
         if not _offers(view, request.method):
             raise MethodNotAllowed(request.method)
         required = getattr(view, "required_permissions", {})
-        method = "GET" if request.method in ("HEAD", "OPTIONS") else request.method
-        if method not in required:
-            return False
-        needed = required[method]
-        if isinstance(needed, str):
-            needed = (needed,)
-        if not (getattr(user, "is_superuser", False) or user.has_perms(needed)):
-            return False
-        if not _token_role_allows(request.auth, needed):
+        if request.method == "OPTIONS":
+            # What an endpoint offers is told to whoever may call one of its methods (the
+            # Allow header lists OPTIONS on every endpoint, a POST-only one too).
+            methods = list(required)
+        else:
+            method = "GET" if request.method == "HEAD" else request.method
+            methods = [method] if method in required else []
+        if not any(_may(user, request.auth, required[m]) for m in methods):
             return False
         if request_scope(request).operator_inactive:
             raise PermissionDenied(
@@ -50,12 +49,18 @@ class RolePermission(BasePermission):
         return True
 
 
+def _may(user, credential, needed: str | tuple[str, ...]) -> bool:
+    if isinstance(needed, str):
+        needed = (needed,)
+    if not (getattr(user, "is_superuser", False) or user.has_perms(needed)):
+        return False
+    return _token_role_allows(credential, needed)
+
+
 def caller_has(request, permission: str) -> bool:
     """Whether the caller holds ``permission`` with the credential it uses (a staff token only
     with its one role)."""
-    user = request.user
-    allowed = getattr(user, "is_superuser", False) or user.has_perm(permission)
-    return allowed and _token_role_allows(request.auth, (permission,))
+    return _may(request.user, request.auth, permission)
 
 
 def _token_role_allows(credential, needed) -> bool:

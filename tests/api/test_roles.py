@@ -78,3 +78,29 @@ def test_a_dealer_runs_rounds_at_their_own_table_only(path, body):
     assert Round.objects.get(pk=rnd.pk).phase == "open"
     # their own table's dealer gets past the check (to the round's own answer)
     assert clients["dealer"].post(url, body, format="json").status_code != 403
+
+
+@pytest.mark.parametrize(
+    ("role", "answer"),
+    [
+        (roles.FLOOR_SUPERVISOR, 200),  # may issue keys (POST), and list them (GET)
+        (roles.AUDITOR, 200),  # may list them only
+        (roles.DEALER, 403),  # may do neither
+        (roles.OPERATOR_INTEGRATION, 403),
+    ],
+)
+def test_options_answers_whoever_may_call_one_of_the_endpoints_methods(client_for, role, answer):
+    response = client_for(role).options("/api/v1/api-keys/")
+    assert response.status_code == answer
+    if answer == 200:
+        assert {"GET", "POST", "OPTIONS"} <= {m.strip() for m in response["Allow"].split(",")}
+
+
+def test_options_on_a_post_only_endpoint_is_answered_to_the_role_that_posts(client_for, operator):
+    """It was refused to everyone, though its Allow header lists OPTIONS."""
+    url = f"/api/v1/operators/{operator.pk}/webhook/"
+    answered = client_for(roles.FLOOR_SUPERVISOR).options(url)
+    assert answered.status_code == 200, answered.json()
+    assert [m.strip() for m in answered["Allow"].split(",")] == ["POST", "OPTIONS"]
+    assert client_for(roles.AUDITOR).options(url).status_code == 403
+    assert client_for(roles.AUDITOR).get(url).status_code == 405
