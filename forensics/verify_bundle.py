@@ -21,6 +21,8 @@ line that is wrong:
 - the rounds: every engine event (seq, type, payload, actor) equal to the sealed audit event
   ``tables.round_event.<type>`` that recorded it, and every such sealed event of the round
   present; a round opened before the bundle's first seal is checked for what the bundle seals;
+  each settled round's ledger transaction id and settlement equal to those its sealed
+  ``tables.round_settled`` event records (the settlement by its digest: the SHA-256 of its lines);
 - the ledger totals: handle, payouts and bonuses re-derived from the sealed money events
   (``ledger.stake_debited``, ``ledger.stake_refunded``, ``ledger.round_settled``) of the
   transactions each line lists, win and hold % from those; and each line's SHA-256 against the
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import decimal
 import hashlib
 import json
@@ -68,6 +71,7 @@ _COPY_ESCAPE = re.compile(r"\\(.)")
 _COPY_CHARS = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 ROUND_EVENT = "tables.round_event."  # + the engine event's type
 ROUND_OPENED = "tables.round_opened"
+ROUND_SETTLED = "tables.round_settled"
 MONEY_EVENTS = frozenset(("ledger.stake_debited", "ledger.stake_refunded", "ledger.round_settled"))
 
 
@@ -85,6 +89,8 @@ class Result:
     rounds: int = 0
     rounds_rederived: int = 0
     rounds_sealed: int = 0  # rounds whose engine events were all matched to sealed events
+    settlements_sealed: int = 0  # rounds whose settlement was matched to its sealed event
+    settlements_unsealed: list[int] = field(default_factory=list)  # sealed in a later bundle
     engine_events_unsealed: int = 0  # of rounds opened before the bundle's first seal
     ledger_lines: int = 0
     ledger_rederived: int = 0
@@ -209,6 +215,12 @@ class _File:
             raise Bad(self.name, 0, "its SHA-256 is not the one the signed manifest records")
 
 
+def _canonical_json(value) -> bytes:
+    """The server's older canonical form (``audit.canonical.canonical_json``, UTF-8): what HMAC
+    seal headers and settlement digests are hashed over, not RFC 8785."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def _json(name: str, number: int, text: str) -> dict:
     try:
         value = json.loads(text)
@@ -257,9 +269,11 @@ class _Sealed:
     seal_of: list[int] = field(default_factory=list)  # seal seq per position
     # What the rounds and ledger totals are checked against, from events already proven sealed:
     # (round id, ("seq", seq) or ("bet", bet ref)) -> _RoundEvent; rounds opened in the bundle;
-    # money events by their ledger transaction id -> (events.jsonl line, event).
+    # settlements by round id and money events by their ledger transaction id -> (events.jsonl
+    # line, event).
     round_events: dict[tuple, _RoundEvent] = field(default_factory=dict)
     opened_rounds: set[int] = field(default_factory=set)
+    settled: dict[int, tuple[int, dict]] = field(default_factory=dict)
     money: dict[int, tuple[int, dict]] = field(default_factory=dict)
 
 
@@ -314,6 +328,8 @@ def _index_sealed(sealed: _Sealed, number: int, fields: dict) -> None:
         )
     elif name == ROUND_OPENED and fields["round_id"] is not None:
         sealed.opened_rounds.add(fields["round_id"])
+    elif name == ROUND_SETTLED and fields["round_id"] is not None:
+        sealed.settled[fields["round_id"]] = (number, fields)
     elif name in MONEY_EVENTS and isinstance(payload.get("transaction_id"), int):
         sealed.money[payload["transaction_id"]] = (number, fields)
 
@@ -348,9 +364,7 @@ def _check_seals(bundle: Path, manifest: dict, keys: Keys, result: Result) -> _S
         if scheme == ED25519_JCS and header.get("scheme") == ED25519_JCS:
             canonical = rfc8785.dumps(header)
         elif scheme == LEGACY_HMAC and "scheme" not in header:
-            canonical = json.dumps(
-                header, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-            ).encode("utf-8")
+            canonical = _canonical_json(header)
         else:
             raise Bad(name, number, f"seal {seq} has an unknown or inconsistent scheme {scheme!r}")
         if hashlib.sha256(canonical).hexdigest() != seal.get("chain_hash"):
@@ -565,6 +579,87 @@ def _check_round_events(name: str, number: int, rnd: dict, sealed: _Sealed, resu
         result.rounds_sealed += 1
 
 
+SETTLEMENT_TOTALS = ("lines", "bets", "stake", "paid", "bonus")
+
+
+def _settlement_digest(settlement: dict) -> dict:
+    """What the sealed ``tables.round_settled`` keeps of a settlement, computed as the server's
+    ``tables.events.settlement_digest``: the lines' SHA-256, their count and totals."""
+    lines = settlement.get("lines", [])
+    digest = {
+        "void": settlement.get("void", False),
+        "lines_sha256": hashlib.sha256(_canonical_json(lines)).hexdigest(),
+    }
+    # Lines an edit left without readable numbers have no totals: their SHA-256 alone tells.
+    with contextlib.suppress(KeyError, TypeError):
+        digest.update(
+            lines=len(lines),
+            bets=len({line["bet_id"] for line in lines}),
+            stake=sum(line["stake"] for line in lines),
+            paid=sum(line["paid"] for line in lines),
+            bonus=sum(line["bonus"] for line in lines),
+        )
+    return digest
+
+
+def _check_settlement(name: str, number: int, rnd: dict, sealed: _Sealed, result: Result):
+    """Tie the round's ledger transaction and settlement to its sealed ``tables.round_settled``
+    event. Otherwise an edited payout or transaction id is caught only by the file's digest,
+    which names no line, or by ``--engine``, which would blame the casino's payout, not the
+    edit: hence this runs first. A settled round whose event is not in the bundle is no
+    finding: the event is recorded just after the round's ``finished_at``, so for a round
+    finished as the day ends it may be sealed in the next day's bundle."""
+    round_id = rnd.get("round_id")
+    line, event = sealed.settled.get(round_id, (0, None))
+    if event is None:
+        if rnd.get("phase") == "settled":
+            result.settlements_unsealed.append(round_id)
+        return
+    payload, settlement = event["payload"], rnd.get("settlement")
+    recorded = payload.get("settlement")
+    recorded = recorded if isinstance(recorded, dict) else {}
+    if isinstance(recorded.get("lines"), list):
+        recorded = _settlement_digest(recorded)  # an event written before digests: every line
+    sealed_in = f"is not the one sealed in event {event['id']} (events.jsonl line {line})"
+    if rnd.get("phase") != "settled":
+        raise Bad(
+            name,
+            number,
+            f"round {round_id}: phase {rnd.get('phase')!r} {sealed_in}, which settles the round",
+        )
+    if rnd.get("ledger_transaction_id") != payload.get("ledger_transaction_id"):
+        raise Bad(
+            name,
+            number,
+            f"round {round_id}: ledger_transaction_id {rnd.get('ledger_transaction_id')!r} "
+            f"{sealed_in}, which records {payload.get('ledger_transaction_id')!r}",
+        )
+    if not isinstance(settlement, dict):
+        raise Bad(name, number, f"round {round_id}: settlement is not a JSON object")
+    digest = _settlement_digest(settlement)
+    if digest["lines_sha256"] != recorded.get("lines_sha256"):
+        totals = [
+            f"{key} {digest[key]!r} here, {recorded.get(key)!r} sealed"
+            for key in SETTLEMENT_TOTALS
+            if key in digest and digest[key] != recorded.get(key)
+        ]
+        raise Bad(
+            name,
+            number,
+            f"round {round_id}: settlement.lines {sealed_in}: they hash to "
+            f"{digest['lines_sha256']}, the sealed lines_sha256 is {recorded.get('lines_sha256')}"
+            + (f" (the lines' totals differ: {', '.join(totals)})" if totals else ""),
+        )
+    if digest["void"] != recorded.get("void"):
+        raise Bad(
+            name,
+            number,
+            f"round {round_id}: settlement.void {digest['void']!r} {sealed_in}, which records "
+            f"{recorded.get('void')!r}",
+        )
+    result.settlements_sealed += 1
+
+
 def _check_rounds(
     bundle: Path, manifest: dict, shoe_ids: set[int], result: Result, engine, sealed: _Sealed
 ):
@@ -576,6 +671,7 @@ def _check_rounds(
                 file.name, number, f"round {rnd.get('round_id')}'s shoe is not in shoes.jsonl"
             )
         _check_round_events(file.name, number, rnd, sealed, result)
+        _check_settlement(file.name, number, rnd, sealed, result)
         if engine is not None and rnd.get("phase") == "settled":
             try:
                 derived = _rederive(engine, rnd)
@@ -728,6 +824,12 @@ def verify_bundle(
             f"{result.engine_events_unsealed} engine events of rounds opened before the "
             "bundle's first seal are sealed in an earlier bundle: not tied to sealed events here"
         )
+    if result.settlements_unsealed:
+        shown = ", ".join(map(str, result.settlements_unsealed[:5]))
+        result.notes.append(
+            f"{len(result.settlements_unsealed)} settled rounds have their settlement sealed "
+            f"after the bundle's last seal: not tied to a sealed event here (rounds {shown})"
+        )
     if result.legacy_seals:
         result.notes.append(
             f"{result.legacy_seals} seals predate Ed25519 (HMAC): their chain hashes were "
@@ -768,6 +870,7 @@ def main(argv: list[str] | None = None) -> int:
             f"OK: {result.events} events in {result.seals} seals, {result.rounds} rounds, "
             f"{result.shuffles_verified} revealed shuffles verified, "
             f"{result.rounds_sealed} rounds' engine events matched to sealed events, "
+            f"{result.settlements_sealed} rounds' settlements matched to sealed events, "
             f"{result.ledger_rederived} of {result.ledger_lines} ledger totals re-derived"
             + (
                 f", {result.rounds_rederived} rounds re-derived by the engine"

@@ -105,14 +105,17 @@ def test_the_verifier_passes_an_export_of_a_played_day(played_day, client):
 
 
 def test_a_round_whose_recorded_payouts_the_engine_does_not_give_is_named(played_day, tmp_path):
+    """The settlement is the sealed one (an edited payout is named as such before the engine
+    runs), but the payout schedule the line pins pays the five-card trick 3:1, not 2:1."""
     bundle = copy(played_day, tmp_path, "payout")
     rounds = lines(bundle / "rounds.jsonl")
-    rnd = json.loads(rounds[0])
-    rnd["settlement"]["lines"][0]["paid"] += 100
-    rounds[0] = (json.dumps(rnd) + "\n").encode()
+    rnd = json.loads(rounds[1])
+    assert [line["odds_kind"] for line in rnd["settlement"]["lines"]] == ["five_card_trick"]
+    rnd["payout_schedule"]["five_card_trick"] = [3, 1]
+    rounds[1] = (json.dumps(rnd) + "\n").encode()
     rewrite(bundle / "rounds.jsonl", rounds)
     status, output = verify(bundle, "--engine", str(VERIFIER.parents[1]))
-    assert status == 1 and "FAILED: rounds.jsonl line 1: round" in output, output
+    assert status == 1 and "FAILED: rounds.jsonl line 2: round" in output, output
     assert "the engine pays" in output
 
 
@@ -131,6 +134,7 @@ def test_the_unaltered_bundle_ties_its_rounds_and_ledger_totals_to_sealed_events
     status, output = verify(played_day)
     assert status == 0, output
     assert "3 rounds' engine events matched to sealed events" in output
+    assert "3 rounds' settlements matched to sealed events" in output
     assert "2 of 2 ledger totals re-derived" in output
     assert "note:" not in output, output
     totals = [json.loads(line) for line in lines(played_day / "ledger_totals.jsonl")]
@@ -184,6 +188,59 @@ def test_a_changed_engine_event_actor_is_named_by_line_and_field(played_day, tmp
         "'someone else' but sealed event "
     ) in output, output
     assert f"says {sealed_actor!r}" in output and "(events.jsonl line " in output
+
+
+def _settled_event(bundle: Path, round_id: int) -> tuple[int, dict]:
+    """The round's sealed ``tables.round_settled`` event and its line in events.jsonl."""
+    return next(
+        (number, event)
+        for number, event in enumerate(map(json.loads, lines(bundle / "events.jsonl")), 1)
+        if event["name"] == "tables.round_settled" and event["round_id"] == round_id
+    )
+
+
+def test_a_changed_settlement_is_named_by_line_and_field(played_day, tmp_path):
+    """A settled round's settlement is tied to the digest its sealed ``tables.round_settled``
+    event keeps: a bet's payout edited in the line is named without ``--engine``, with the
+    total it changed."""
+    rnd = json.loads(lines(played_day / "rounds.jsonl")[0])
+    number, event = _settled_event(played_day, rnd["round_id"])
+    paid = event["payload"]["settlement"]["paid"]
+    assert paid == sum(line["paid"] for line in rnd["settlement"]["lines"]) > 0
+
+    def more_paid(record):
+        record["settlement"]["lines"][0]["paid"] += 100
+
+    bundle = _altered(played_day, tmp_path, "paid", "rounds.jsonl", 1, more_paid)
+    status, output = verify(bundle)
+    assert status == 1
+    assert (
+        f"FAILED: rounds.jsonl line 1: round {rnd['round_id']}: settlement.lines is not the one "
+        f"sealed in event {event['id']} (events.jsonl line {number}): they hash to "
+    ) in output, output
+    assert f"the sealed lines_sha256 is {event['payload']['settlement']['lines_sha256']} " in (
+        output
+    )
+    assert f"(the lines' totals differ: paid {paid + 100} here, {paid} sealed)" in output
+
+
+def test_a_changed_round_ledger_transaction_is_named_by_line_and_field(played_day, tmp_path):
+    rnd = json.loads(lines(played_day / "rounds.jsonl")[1])
+    number, event = _settled_event(played_day, rnd["round_id"])
+    txn = rnd["ledger_transaction_id"]
+    assert txn is not None and event["payload"]["ledger_transaction_id"] == txn
+
+    def other_transaction(record):
+        record["ledger_transaction_id"] += 1
+
+    bundle = _altered(played_day, tmp_path, "txn", "rounds.jsonl", 2, other_transaction)
+    status, output = verify(bundle)
+    assert status == 1
+    assert (
+        f"FAILED: rounds.jsonl line 2: round {rnd['round_id']}: ledger_transaction_id "
+        f"{txn + 1} is not the one sealed in event {event['id']} (events.jsonl line {number}), "
+        f"which records {txn}"
+    ) in output, output
 
 
 def _tampered(bundle: Path, tmp_path: Path, name: str, change) -> tuple[int, str]:
