@@ -126,10 +126,11 @@ def _bundle_write(
             "seals.jsonl": _write(out / "seals.jsonl", _seal_lines(seals)),
             "events.jsonl": _write(out / "events.jsonl", _event_lines(cursor, seals)),
         }
+        tables = _casino_tables(casino)
         shoes, rounds = _day_rounds(casino, start, end)
         files["shoes.jsonl"] = _write(out / "shoes.jsonl", (_shoe_line(s) for s in shoes))
         files["rounds.jsonl"] = _write(out / "rounds.jsonl", (_round_line(r) for r in rounds))
-        ledger = _ledger_lines(casino, day, start, end)
+        ledger = _ledger_lines(casino, tables, day, start, end)
         files["ledger_totals.jsonl"] = _write(
             out / "ledger_totals.jsonl", ledger, line_digests=True
         )
@@ -137,7 +138,13 @@ def _bundle_write(
         manifest: dict[str, Any] = {
             "format": BUNDLE_FORMAT,
             "casino": casino
-            and {"id": casino.pk, "code": casino.code, "time_zone": casino.time_zone},
+            and {
+                "id": casino.pk,
+                "code": casino.code,
+                "time_zone": casino.time_zone,
+                # Round events carry no casino id: the verifier tells the casino's rounds by these.
+                "tables": tables,
+            },
             "gaming_day": day.isoformat(),
             "period": {
                 "start": start.isoformat(),
@@ -214,6 +221,15 @@ def _event_lines(cursor, seals: list[AuditSeal]):
     for line in event_lines(cursor, after=after, through=through):
         row = line.decode("utf-8")
         yield {**row_fields(row), "row": row}
+
+
+def _casino_tables(casino: Casino | None) -> list[int]:
+    """The ids of the casino's tables, whose rounds and accounting the bundle holds."""
+    if casino is None:
+        return []
+    return list(
+        Table.objects.filter(casino_id=casino.pk).order_by("pk").values_list("pk", flat=True)
+    )
 
 
 def _day_rounds(
@@ -311,7 +327,9 @@ def _round_line(rnd: Round) -> dict[str, Any]:
     }
 
 
-def _ledger_lines(casino: Casino | None, day: date, start: datetime, end: datetime):
+def _ledger_lines(
+    casino: Casino | None, tables: list[int], day: date, start: datetime, end: datetime
+):
     """The ledger's table accounting for the casino's gaming day, per table and currency
     (integer minor units): legs posted in [start, end), the day as one span of a shift grid;
     and the ids of the transactions it sums, whose sealed audit events let the verifier
@@ -319,7 +337,6 @@ def _ledger_lines(casino: Casino | None, day: date, start: datetime, end: dateti
     would not say which postings fall in the day)."""
     if casino is None:
         return
-    tables = list(Table.objects.filter(casino_id=casino.pk).values_list("pk", flat=True))
     grid = ShiftGrid(
         table_casino=dict.fromkeys(tables, casino.pk),
         spans=[(casino.pk, day, "gaming-day", start, end)],

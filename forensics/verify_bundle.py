@@ -18,11 +18,16 @@ line that is wrong:
 - the exported chain head's signature, and that it is the last seal when it is in the bundle;
 - the shoes: every revealed shuffle hashes (order + salt) to the commitment recorded before its
   first card;
-- the rounds: every engine event (seq, type, payload, actor) equal to the sealed audit event
-  ``tables.round_event.<type>`` that recorded it, and every such sealed event of the round
-  present; a round opened before the bundle's first seal is checked for what the bundle seals;
-  each settled round's ledger transaction id and settlement equal to those its sealed
-  ``tables.round_settled`` event records (the settlement by its digest: the SHA-256 of its lines);
+- the rounds: table, number, pinned rule-set and payout-schedule ids, limits, currency, card
+  source and shoe equal to those the round's sealed ``tables.round_opened`` records, and the
+  pinned documents to those sealed when their versions were created
+  (``tables.rule_version_created``); every engine event (seq, type, payload, actor) equal to the
+  sealed audit event ``tables.round_event.<type>`` that recorded it, and every such sealed event
+  of the round present; a round opened before the bundle's first seal is checked for what the
+  bundle seals; each finished round's ledger transaction id and settlement equal to those its
+  sealed ``tables.round_settled`` or ``tables.round_voided`` event records (the settlement by its
+  digest: the SHA-256 of its lines); and a line for every round of the casino's tables that the
+  sealed events show finished within the day;
 - the ledger totals: handle, payouts and bonuses re-derived from the sealed money events
   (``ledger.stake_debited``, ``ledger.stake_refunded``, ``ledger.round_settled``) of the
   transactions each line lists, win and hold % from those; and each line's SHA-256 against the
@@ -45,6 +50,7 @@ import re
 import struct
 import sys
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 try:
@@ -72,6 +78,15 @@ _COPY_CHARS = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
 ROUND_EVENT = "tables.round_event."  # + the engine event's type
 ROUND_OPENED = "tables.round_opened"
 ROUND_SETTLED = "tables.round_settled"
+ROUND_VOIDED = "tables.round_voided"
+FINISHED = {ROUND_SETTLED: "settled", ROUND_VOIDED: "voided"}  # the phase each event records
+VERSION_CREATED = "tables.rule_version_created"
+# What tables.round_opened records of a round that its line repeats (the table: event column).
+OPENED_FIELDS = (
+    "number", "rule_set_id", "payout_schedule_id", "limits", "currency", "card_source", "shoe_id"
+)  # fmt: skip
+DOCUMENTS = ("rule_set", "payout_schedule")  # the pinned version documents a line carries
+ABSENT = "<absent>"
 MONEY_EVENTS = frozenset(("ledger.stake_debited", "ledger.stake_refunded", "ledger.round_settled"))
 
 
@@ -91,6 +106,11 @@ class Result:
     rounds_sealed: int = 0  # rounds whose engine events were all matched to sealed events
     settlements_sealed: int = 0  # rounds whose settlement was matched to its sealed event
     settlements_unsealed: list[int] = field(default_factory=list)  # sealed in a later bundle
+    openings_sealed: int = 0  # rounds whose line was matched to their sealed round_opened
+    openings_unsealed: list[int] = field(default_factory=list)  # opened before the first seal
+    documents_sealed: int = 0  # rounds whose two pinned documents were matched to sealed ones
+    versions_unsealed: dict[str, None] = field(default_factory=dict)  # ordered set; earlier bundle
+    unlisted_unsure: list[int] = field(default_factory=list)  # finished at the day's edge
     engine_events_unsealed: int = 0  # of rounds opened before the bundle's first seal
     ledger_lines: int = 0
     ledger_rederived: int = 0
@@ -268,13 +288,16 @@ class _Sealed:
     digests: list[bytes] = field(default_factory=list)
     seal_of: list[int] = field(default_factory=list)  # seal seq per position
     # What the rounds and ledger totals are checked against, from events already proven sealed:
-    # (round id, ("seq", seq) or ("bet", bet ref)) -> _RoundEvent; rounds opened in the bundle;
-    # settlements by round id and money events by their ledger transaction id -> (events.jsonl
-    # line, event).
+    # (round id, ("seq", seq) or ("bet", bet ref)) -> _RoundEvent; openings and settlements or
+    # voids by round id, versions by (kind, id) and money events by their ledger transaction
+    # id -> (events.jsonl line, event); per round, the latest instant it is sealed as still live
+    # (its opening or an engine event) and that event's events.jsonl line.
     round_events: dict[tuple, _RoundEvent] = field(default_factory=dict)
-    opened_rounds: set[int] = field(default_factory=set)
-    settled: dict[int, tuple[int, dict]] = field(default_factory=dict)
+    opened: dict[int, tuple[int, dict]] = field(default_factory=dict)
+    finished: dict[int, tuple[int, dict]] = field(default_factory=dict)
+    versions: dict[tuple[str, int], tuple[int, dict]] = field(default_factory=dict)
     money: dict[int, tuple[int, dict]] = field(default_factory=dict)
+    live: dict[int, tuple[datetime, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -310,14 +333,31 @@ def _round_event_key(round_id, seq, payload) -> tuple:
     return (round_id, ("seq", seq))
 
 
+def _instant(text) -> datetime | None:
+    """An ISO 8601 time or one as PostgreSQL prints it (``2026-12-01 10:00:00.12+00``); None
+    without its offset, which could not be compared with the others."""
+    try:
+        at = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return at if at.tzinfo is not None else None
+
+
+def _still_live(sealed: _Sealed, round_id: int, number: int, fields: dict) -> None:
+    # An opening or engine event is recorded while the round is live: it finished after it.
+    at = _instant(fields["occurred_at"])
+    if at is not None and (round_id not in sealed.live or at > sealed.live[round_id][0]):
+        sealed.live[round_id] = (at, number)
+
+
 def _index_sealed(sealed: _Sealed, number: int, fields: dict) -> None:
-    name = fields["name"]
+    name, round_id = fields["name"], fields["round_id"]
     payload = fields["payload"]
     if not isinstance(payload, dict):
         return
-    if name.startswith(ROUND_EVENT) and fields["round_id"] is not None:
+    if name.startswith(ROUND_EVENT) and round_id is not None:
         event = payload.get("event")
-        key = _round_event_key(fields["round_id"], payload.get("seq"), event)
+        key = _round_event_key(round_id, payload.get("seq"), event)
         sealed.round_events[key] = _RoundEvent(
             number,
             fields["id"],
@@ -326,10 +366,14 @@ def _index_sealed(sealed: _Sealed, number: int, fields: dict) -> None:
             event,
             _round_actor(fields),
         )
-    elif name == ROUND_OPENED and fields["round_id"] is not None:
-        sealed.opened_rounds.add(fields["round_id"])
-    elif name == ROUND_SETTLED and fields["round_id"] is not None:
-        sealed.settled[fields["round_id"]] = (number, fields)
+        _still_live(sealed, round_id, number, fields)
+    elif name == ROUND_OPENED and round_id is not None:
+        sealed.opened[round_id] = (number, fields)
+        _still_live(sealed, round_id, number, fields)
+    elif name in FINISHED and round_id is not None:
+        sealed.finished[round_id] = (number, fields)
+    elif name == VERSION_CREATED:
+        sealed.versions[(payload.get("kind"), payload.get("id"))] = (number, fields)
     elif name in MONEY_EVENTS and isinstance(payload.get("transaction_id"), int):
         sealed.money[payload["transaction_id"]] = (number, fields)
 
@@ -425,7 +469,7 @@ def _check_events(bundle: Path, manifest: dict, sealed: _Sealed, result: Result)
             raise Bad(name, number, f"seal {seal_of[position]} lists event {ids[position]} here")
         if event != fields:
             raise Bad(name, number, _disagreement(event, fields))
-        if fields["name"].startswith(("tables.round_", "ledger.")):
+        if fields["name"].startswith(("tables.round_", "ledger.", VERSION_CREATED)):
             _index_sealed(sealed, number, fields)
         position += 1
     if position < total:
@@ -513,6 +557,100 @@ def _rederive(engine, rnd: dict):
     return engine.settle(state).to_json()
 
 
+def _sealed_as(line: int, event: dict) -> str:
+    return f"sealed event {event['id']} (events.jsonl line {line}: {event['name']})"
+
+
+def _require_sealed(
+    name: str, number: int, prefix: str, found: dict, expected: dict, sealed_as: str
+) -> None:
+    """Name the first field of ``expected`` (the sealed values) that ``found`` (what the line
+    holds) has otherwise, as ``<prefix><field> is <found> but <sealed_as> says <sealed>``."""
+    for column, value in expected.items():
+        if found.get(column, ABSENT) != value:
+            raise Bad(
+                name,
+                number,
+                f"{prefix}{column} is {found.get(column, ABSENT)!r} but {sealed_as} says {value!r}",
+            )
+
+
+def _opens(event: dict, rnd: dict) -> bool:
+    """Whether the sealed opening ``event`` is of the round at the line's table with the line's
+    number: the round a line whose round_id was changed is about."""
+    return (event["table_id"], event["payload"].get("number")) == (
+        rnd.get("table_id"),
+        rnd.get("number"),
+    )
+
+
+def _opened_like(sealed: _Sealed, rnd: dict) -> tuple[int, dict] | None:
+    return next(
+        ((line, event) for line, event in sealed.opened.values() if _opens(event, rnd)), None
+    )
+
+
+def _check_opening(name: str, number: int, rnd: dict, sealed: _Sealed, period, result: Result):
+    """Tie what the line says the round was opened with (table, number, pinned version ids,
+    limits, currency, card source, shoe) to the round's sealed ``tables.round_opened``: the
+    engine folds the events under these limits, and the ledger lines are in this currency.
+    A round opened within the day has that event in the bundle (it is recorded just after
+    ``opened_at``, so it is an event of the day, and the bundle holds every seal with one): a
+    line without it is about another round (its round_id was changed) and is a finding. A
+    round opened before the day may have it in an earlier bundle: noted."""
+    round_id = rnd["round_id"]
+    line, event = sealed.opened.get(round_id, (0, None))
+    if event is not None:
+        payload = event["payload"]
+        # An event written before a field was recorded does not vouch for that field.
+        expected = {key: payload[key] for key in OPENED_FIELDS if key in payload}
+        expected = {"table_id": event["table_id"], **expected}
+        _require_sealed(name, number, f"round {round_id}: ", rnd, expected, _sealed_as(line, event))
+        result.openings_sealed += 1
+        return
+    opened_at = _instant(rnd.get("opened_at"))
+    if period is not None and opened_at is not None and period[0] <= opened_at < period[1]:
+        twin = _opened_like(sealed, rnd)
+        raise Bad(
+            name,
+            number,
+            f"round {round_id}: round_id {round_id} has no sealed {ROUND_OPENED} in the bundle, "
+            f"though its opened_at {rnd['opened_at']} is within the day"
+            + (
+                f"; {_sealed_as(*twin)} opens round {twin[1]['round_id']} with this line's "
+                f"table_id and number"
+                if twin
+                else ""
+            ),
+        )
+    result.openings_unsealed.append(round_id)
+
+
+def _check_documents(name: str, number: int, rnd: dict, sealed: _Sealed, result: Result):
+    """Tie the rule-set and payout-schedule documents the line pins (what ``--engine`` folds
+    the events under) to those sealed when the versions were created: the event holds the
+    whole document, and a version is immutable. A version created before the bundle's first
+    seal has that event in an earlier bundle: noted."""
+    round_id, matched = rnd["round_id"], 0
+    for kind in DOCUMENTS:
+        version = rnd.get(f"{kind}_id")
+        line, event = sealed.versions.get((kind, version), (0, None))
+        if event is None:
+            result.versions_unsealed[f"{kind} {version}"] = None
+            continue
+        document, recorded = rnd.get(kind), event["payload"].get("document") or {}
+        if not isinstance(document, dict):
+            raise Bad(name, number, f"round {round_id}: {kind} is not a JSON object")
+        # A key the line adds is as much a change as one it alters or drops.
+        expected = {key: recorded.get(key, ABSENT) for key in sorted({*recorded, *document})}
+        _require_sealed(
+            name, number, f"round {round_id}: {kind}.", document, expected, _sealed_as(line, event)
+        )
+        matched += 1
+    if matched == len(DOCUMENTS):
+        result.documents_sealed += 1
+
+
 def _check_round_events(name: str, number: int, rnd: dict, sealed: _Sealed, result: Result):
     """Tie the round's engine events to the sealed audit events that recorded them.
 
@@ -524,7 +662,7 @@ def _check_round_events(name: str, number: int, rnd: dict, sealed: _Sealed, resu
     round_id, events = rnd.get("round_id"), rnd.get("engine_events")
     if not isinstance(events, list):
         raise Bad(name, number, f"round {round_id}: engine_events is not a list")
-    opened_here, matched, unsealed, last_seq = round_id in sealed.opened_rounds, set(), 0, None
+    opened_here, matched, unsealed, last_seq = round_id in sealed.opened, set(), 0, None
     for index, event in enumerate(events):
         where = f"round {round_id}: engine_events[{index}]"
         if not isinstance(event, dict):
@@ -552,18 +690,14 @@ def _check_round_events(name: str, number: int, rnd: dict, sealed: _Sealed, resu
         if key in matched:
             raise Bad(name, number, f"{where}.seq: seq {seq} appears twice in the round")
         matched.add(key)
-        for column, expected in (
-            ("type", found.type),
-            ("payload", found.payload),
-            ("actor", found.actor),
-        ):
-            if event.get(column) != expected:
-                raise Bad(
-                    name,
-                    number,
-                    f"{where}.{column} is {event.get(column)!r} but sealed event "
-                    f"{found.event_id} (events.jsonl line {found.line}) says {expected!r}",
-                )
+        _require_sealed(
+            name,
+            number,
+            f"{where}.",
+            event,
+            {"type": found.type, "payload": found.payload, "actor": found.actor},
+            f"sealed event {found.event_id} (events.jsonl line {found.line})",
+        )
     for key, found in sealed.round_events.items():
         if key[0] == round_id and key not in matched:
             raise Bad(
@@ -603,29 +737,32 @@ def _settlement_digest(settlement: dict) -> dict:
 
 
 def _check_settlement(name: str, number: int, rnd: dict, sealed: _Sealed, result: Result):
-    """Tie the round's ledger transaction and settlement to its sealed ``tables.round_settled``
-    event. Otherwise an edited payout or transaction id is caught only by the file's digest,
-    which names no line, or by ``--engine``, which would blame the casino's payout, not the
-    edit: hence this runs first. A settled round whose event is not in the bundle is no
-    finding: the event is recorded just after the round's ``finished_at``, so for a round
-    finished as the day ends it may be sealed in the next day's bundle."""
-    round_id = rnd.get("round_id")
-    line, event = sealed.settled.get(round_id, (0, None))
+    """Tie the round's ledger transaction and settlement to the sealed event that finished it:
+    ``tables.round_settled`` (a digest of the settlement) or ``tables.round_voided`` (the whole
+    void settlement: stakes returned, outcomes already decided). Otherwise an edited payout or
+    transaction id is caught only by the file's digest, which names no line, or by
+    ``--engine``, which would blame the casino's payout, not the edit: hence this runs first.
+    A finished round whose event is not in the bundle is no finding: the event is recorded
+    just after the round's ``finished_at``, so for a round finished as the day ends it may be
+    sealed in the next day's bundle."""
+    round_id = rnd["round_id"]
+    line, event = sealed.finished.get(round_id, (0, None))
     if event is None:
-        if rnd.get("phase") == "settled":
+        if rnd.get("phase") in FINISHED.values():
             result.settlements_unsealed.append(round_id)
         return
     payload, settlement = event["payload"], rnd.get("settlement")
     recorded = payload.get("settlement")
     recorded = recorded if isinstance(recorded, dict) else {}
     if isinstance(recorded.get("lines"), list):
-        recorded = _settlement_digest(recorded)  # an event written before digests: every line
+        recorded = _settlement_digest(recorded)  # a void, or a settlement before digests
     sealed_in = f"is not the one sealed in event {event['id']} (events.jsonl line {line})"
-    if rnd.get("phase") != "settled":
+    if rnd.get("phase") != FINISHED[event["name"]]:
         raise Bad(
             name,
             number,
-            f"round {round_id}: phase {rnd.get('phase')!r} {sealed_in}, which settles the round",
+            f"round {round_id}: phase {rnd.get('phase')!r} {sealed_in}, which records the round "
+            f"{FINISHED[event['name']]}",
         )
     if rnd.get("ledger_transaction_id") != payload.get("ledger_transaction_id"):
         raise Bad(
@@ -663,13 +800,19 @@ def _check_settlement(name: str, number: int, rnd: dict, sealed: _Sealed, result
 def _check_rounds(
     bundle: Path, manifest: dict, shoe_ids: set[int], result: Result, engine, sealed: _Sealed
 ):
-    file = _File(bundle, "rounds.jsonl", manifest)
+    file, period = _File(bundle, "rounds.jsonl", manifest), _period(manifest)
+    seen: list[tuple[int, dict]] = []  # (line, the fields that tell which round it is)
     for number, text in file.lines():
         rnd = _json(file.name, number, text)
+        if not isinstance(rnd.get("round_id"), int) or isinstance(rnd["round_id"], bool):
+            raise Bad(file.name, number, f"round_id {rnd.get('round_id')!r} is not an integer")
         if rnd.get("shoe_id") is not None and rnd["shoe_id"] not in shoe_ids:
             raise Bad(
                 file.name, number, f"round {rnd.get('round_id')}'s shoe is not in shoes.jsonl"
             )
+        seen.append((number, {key: rnd.get(key) for key in RECOGNISED_BY}))
+        _check_opening(file.name, number, rnd, sealed, period, result)
+        _check_documents(file.name, number, rnd, sealed, result)
         _check_round_events(file.name, number, rnd, sealed, result)
         _check_settlement(file.name, number, rnd, sealed, result)
         if engine is not None and rnd.get("phase") == "settled":
@@ -695,7 +838,86 @@ def _check_rounds(
                 )
             result.rounds_rederived += 1
         result.rounds += 1
+    _check_unlisted_rounds(manifest, sealed, seen, period, result)
     file.finish()
+
+
+RECOGNISED_BY = ("round_id", "table_id", "number", "ledger_transaction_id")
+
+
+def _period(manifest: dict) -> tuple[datetime, datetime] | None:
+    period = manifest.get("period") or {}
+    start, end = _instant(period.get("start")), _instant(period.get("end"))
+    return (start, end) if start and end else None
+
+
+def _check_unlisted_rounds(
+    manifest: dict, sealed: _Sealed, seen: list[tuple[int, dict]], period, result: Result
+) -> None:
+    """A line for every round of the casino's tables that finished within the day: bundles.py
+    selects rounds by ``finished_at``, which no event seals, but it lies between the round's
+    last sealed event while live (its opening or an engine event) and the event that
+    finished it (recorded just after it). When both are within the day, so is the finish and
+    the line is owed: a round without one had its line removed or its round_id changed
+    (named by the line with the round's table and number, or its ledger transaction, when
+    one has them). When they straddle the day's start or end, the round may be the
+    neighbouring day's: noted. The chain is every casino's, so only the casino's tables
+    (listed in the signed manifest) count."""
+    listed = {rnd["round_id"] for _, rnd in seen}
+    unlisted = sorted(
+        (line, event)
+        for round_id, (line, event) in sealed.finished.items()
+        if round_id not in listed
+    )
+    casino = manifest.get("casino")
+    if not unlisted or not casino:
+        return
+    tables = casino.get("tables")
+    if not isinstance(tables, list) or period is None:
+        result.notes.append(
+            f"{len(unlisted)} rounds finished in the bundle's events have no line, and the "
+            "manifest lists no casino tables (a bundle written before they were listed): "
+            "whether they are the casino's was not checked"
+        )
+        return
+    start, end = period
+    for line, event in unlisted:
+        round_id, finished_by = event["round_id"], _instant(event["occurred_at"])
+        live = sealed.live.get(round_id)
+        if event["table_id"] not in tables or finished_by is None or finished_by < start:
+            continue  # another casino's round, or one finished before the day
+        if live is not None and live[0] >= end:
+            continue  # a round of the next day
+        if live is None or live[0] < start or finished_by >= end:
+            result.unlisted_unsure.append(round_id)
+            continue
+        _unlisted_round(sealed, seen, line, event, live)
+
+
+def _unlisted_round(sealed: _Sealed, seen, line: int, event: dict, live) -> None:
+    round_id = event["round_id"]
+    opened = sealed.opened.get(round_id, (0, None))[1]
+    txn = event["payload"].get("ledger_transaction_id")
+    within = f"{_sealed_as(line, event)} finishes round {round_id} within the day"
+    for number, rnd in seen:
+        if opened is not None and _opens(opened, rnd):
+            how = "table_id and number"
+        elif txn is not None and rnd["ledger_transaction_id"] == txn:
+            how = f"ledger_transaction_id {txn}"
+        else:
+            continue
+        raise Bad(
+            "rounds.jsonl",
+            number,
+            f"round {rnd['round_id']}: round_id is {rnd['round_id']} but {within} with this "
+            f"line's {how}, and no line holds round {round_id}",
+        )
+    raise Bad(
+        "events.jsonl",
+        line,
+        f"{within} (it was live at {live[0].isoformat()}, events.jsonl line {live[1]}), but no "
+        f"line of rounds.jsonl holds round {round_id}",
+    )
 
 
 TOTALS = ("handle", "payouts", "bonuses", "win", "hold_pct")
@@ -824,12 +1046,32 @@ def verify_bundle(
             f"{result.engine_events_unsealed} engine events of rounds opened before the "
             "bundle's first seal are sealed in an earlier bundle: not tied to sealed events here"
         )
-    if result.settlements_unsealed:
-        shown = ", ".join(map(str, result.settlements_unsealed[:5]))
-        result.notes.append(
-            f"{len(result.settlements_unsealed)} settled rounds have their settlement sealed "
-            f"after the bundle's last seal: not tied to a sealed event here (rounds {shown})"
-        )
+    for listed, why in (
+        (
+            result.settlements_unsealed,
+            "finished rounds have their settlement sealed after the bundle's last seal: not "
+            "tied to a sealed event here",
+        ),
+        (
+            result.openings_unsealed,
+            f"rounds were opened before the bundle's first seal: their {ROUND_OPENED} (table, "
+            "number, versions, limits, currency, shoe) is in an earlier bundle, not compared here",
+        ),
+        (
+            result.unlisted_unsure,
+            "rounds of the casino's tables have their last live event and the event finishing "
+            "them on either side of the day's start or end, and no line: they may have "
+            "finished in the neighbouring day, not checked here",
+        ),
+        (
+            list(result.versions_unsealed),
+            "rule versions were created before the bundle's first seal: their documents are "
+            f"sealed ({VERSION_CREATED}) in an earlier bundle, not compared here",
+        ),
+    ):
+        if listed:
+            shown = ", ".join(map(str, listed[:5])) + (", ..." if len(listed) > 5 else "")
+            result.notes.append(f"{len(listed)} {why} ({shown})")
     if result.legacy_seals:
         result.notes.append(
             f"{result.legacy_seals} seals predate Ed25519 (HMAC): their chain hashes were "
@@ -869,6 +1111,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"OK: {result.events} events in {result.seals} seals, {result.rounds} rounds, "
             f"{result.shuffles_verified} revealed shuffles verified, "
+            f"{result.openings_sealed} rounds' openings and {result.documents_sealed} rounds' "
+            "rule documents matched to sealed events, "
             f"{result.rounds_sealed} rounds' engine events matched to sealed events, "
             f"{result.settlements_sealed} rounds' settlements matched to sealed events, "
             f"{result.ledger_rederived} of {result.ledger_lines} ledger totals re-derived"

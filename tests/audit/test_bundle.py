@@ -7,6 +7,7 @@ Django never imported): what a regulator runs on their own machine.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import json
 import shutil
@@ -22,14 +23,16 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from audit import signing
+from casino.api import roles
 from forensics.bundles import audit_day_export, gaming_day_bounds, gaming_day_closed_last
+from tables import engine as eng
 from tables import services
-from tables.models import Casino, Round, ShiftDefinition, ShiftPlan
+from tables.models import Casino, Round, ShiftDefinition, ShiftPlan, Table
 from tables.shifts import Plan, ShiftCalendar
 from tests.audit.helpers import seal_everything
 from tests.audit.rounds import settled_round
-from tests.factories import CasinoFactory, live_table
-from tests.tables.conftest import DEVICE
+from tests.factories import CasinoFactory, UserFactory, funded_player, live_table
+from tests.tables.conftest import ACTOR, DEVICE, bet
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("empty_log")]
 
@@ -54,6 +57,14 @@ def verify(bundle: Path, *args: str) -> tuple[int, str]:
     return done.returncode, done.stdout + done.stderr
 
 
+def _export_today(tmp_path: Path) -> Path:
+    """Seal every event and export today's bundle."""
+    seal_everything()
+    out = tmp_path / "bundle"
+    call_command("audit_export_day", "--date", timezone.now().date().isoformat(), "--out", str(out))
+    return out
+
+
 @pytest.fixture
 def played_day(tmp_path):
     """A day with rounds played on reader tables and on a server shoe (retired and revealed),
@@ -64,10 +75,26 @@ def played_day(tmp_path):
     empty = services.round_open(actor=DEVICE, table_id=server.pk)
     services.round_close_betting(actor=DEVICE, round_id=empty.pk)
     services.round_settle(round_id=empty.pk)  # a fresh shoe per round: retired and revealed
-    seal_everything()
-    out = tmp_path / "bundle"
-    call_command("audit_export_day", "--date", timezone.now().date().isoformat(), "--out", str(out))
-    return out
+    return _export_today(tmp_path)
+
+
+@pytest.fixture
+def voided_day(tmp_path):
+    """A day with one round voided while box 1 was to decide (as tests/tables/test_voids.py):
+    requested by a pit boss, approved by a floor supervisor; both stakes returned."""
+    table = live_table("british_casino")
+    rnd = services.round_open(actor=DEVICE, table_id=table.pk)
+    bet(rnd, funded_player(), 1, 1000)
+    bet(rnd, funded_player(), 2, 1000)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)
+    for card in ["TS", "TC", "9H", "8C", "6D"]:
+        services.card_post(actor=DEVICE, round_id=rnd.pk, card=card)
+    boss = UserFactory(roles=[roles.PIT_BOSS])
+    services.void_request(actor=ACTOR, user=boss, round_id=rnd.pk, reason="misdeal")
+    supervisor = UserFactory(roles=[roles.FLOOR_SUPERVISOR])
+    voided = services.void_approve(actor=ACTOR, user=supervisor, round_id=rnd.pk)
+    assert voided.phase == "voided" and voided.ledger_transaction_id is not None
+    return _export_today(tmp_path)
 
 
 def lines(path: Path) -> list[bytes]:
@@ -104,19 +131,27 @@ def test_the_verifier_passes_an_export_of_a_played_day(played_day, client):
     assert "3 rounds re-derived by the engine" in output
 
 
-def test_a_round_whose_recorded_payouts_the_engine_does_not_give_is_named(played_day, tmp_path):
-    """The settlement is the sealed one (an edited payout is named as such before the engine
-    runs), but the payout schedule the line pins pays the five-card trick 3:1, not 2:1."""
-    bundle = copy(played_day, tmp_path, "payout")
-    rounds = lines(bundle / "rounds.jsonl")
-    rnd = json.loads(rounds[1])
-    assert [line["odds_kind"] for line in rnd["settlement"]["lines"]] == ["five_card_trick"]
-    rnd["payout_schedule"]["five_card_trick"] = [3, 1]
-    rounds[1] = (json.dumps(rnd) + "\n").encode()
-    rewrite(bundle / "rounds.jsonl", rounds)
+def test_a_round_whose_recorded_payouts_the_engine_does_not_give_is_named(tmp_path, monkeypatch):
+    """A casino whose engine overpaid a bet: the settlement, the ledger and their sealed
+    events agree with each other, so only re-deriving the round through the engine tells."""
+    settle = eng.settle
+
+    def overpaid(state):
+        settlement = settle(state)
+        first = dataclasses.replace(
+            settlement.lines[0], winnings=settlement.lines[0].winnings + 100
+        )
+        return dataclasses.replace(settlement, lines=[first, *settlement.lines[1:]])
+
+    monkeypatch.setattr(eng, "settle", overpaid)
+    rnd = settled_round("online_8deck")
+    monkeypatch.undo()
+    bundle = _export_today(tmp_path)
+    status, output = verify(bundle)
+    assert status == 0, output
     status, output = verify(bundle, "--engine", str(VERIFIER.parents[1]))
-    assert status == 1 and "FAILED: rounds.jsonl line 2: round" in output, output
-    assert "the engine pays" in output
+    assert status == 1, output
+    assert f"FAILED: rounds.jsonl line 1: round {rnd.pk}: the engine pays" in output, output
 
 
 def _altered(bundle: Path, tmp_path: Path, name: str, file: str, number: int, change) -> Path:
@@ -130,9 +165,17 @@ def _altered(bundle: Path, tmp_path: Path, name: str, file: str, number: int, ch
     return copied
 
 
+def _refused(bundle: Path, tmp_path: Path, name: str, file: str, number: int, change) -> str:
+    """The verifier's output for ``_altered(...)``, which it must refuse."""
+    status, output = verify(_altered(bundle, tmp_path, name, file, number, change))
+    assert status == 1, output
+    return output
+
+
 def test_the_unaltered_bundle_ties_its_rounds_and_ledger_totals_to_sealed_events(played_day):
     status, output = verify(played_day)
     assert status == 0, output
+    assert "3 rounds' openings and 3 rounds' rule documents matched to sealed events" in output
     assert "3 rounds' engine events matched to sealed events" in output
     assert "3 rounds' settlements matched to sealed events" in output
     assert "2 of 2 ledger totals re-derived" in output
@@ -141,6 +184,8 @@ def test_the_unaltered_bundle_ties_its_rounds_and_ledger_totals_to_sealed_events
     assert all(line["transactions"] for line in totals)
     manifest = json.loads((played_day / "manifest.json").read_text())
     assert len(manifest["files"]["ledger_totals.jsonl"]["line_sha256"]) == len(totals)
+    rounds = [json.loads(line) for line in lines(played_day / "rounds.jsonl")]
+    assert {rnd["table_id"] for rnd in rounds} <= set(manifest["casino"]["tables"])
 
 
 def test_a_changed_ledger_total_is_named_by_line_and_field(played_day, tmp_path):
@@ -151,9 +196,7 @@ def test_a_changed_ledger_total_is_named_by_line_and_field(played_day, tmp_path)
     def more_payouts(record):
         record["payouts"] += 100
 
-    bundle = _altered(played_day, tmp_path, "payouts", "ledger_totals.jsonl", 2, more_payouts)
-    status, output = verify(bundle)
-    assert status == 1
+    output = _refused(played_day, tmp_path, "payouts", "ledger_totals.jsonl", 2, more_payouts)
     assert (
         f"FAILED: ledger_totals.jsonl line 2: table {line['table']} {line['currency']}: "
         f"payouts is {line['payouts'] + 100} but the sealed money events of its "
@@ -163,9 +206,7 @@ def test_a_changed_ledger_total_is_named_by_line_and_field(played_day, tmp_path)
     def other_hold(record):
         record["hold_pct"] = "12.50"
 
-    bundle = _altered(played_day, tmp_path, "hold", "ledger_totals.jsonl", 2, other_hold)
-    status, output = verify(bundle)
-    assert status == 1
+    output = _refused(played_day, tmp_path, "hold", "ledger_totals.jsonl", 2, other_hold)
     assert "FAILED: ledger_totals.jsonl line 2: " in output, output
     assert "hold_pct is '12.50' but " in output and repr(line["hold_pct"]) in output
 
@@ -180,9 +221,7 @@ def test_a_changed_engine_event_actor_is_named_by_line_and_field(played_day, tmp
     def other_actor(record):
         record["engine_events"][index]["actor"] = "someone else"
 
-    bundle = _altered(played_day, tmp_path, "actor", "rounds.jsonl", 1, other_actor)
-    status, output = verify(bundle)
-    assert status == 1
+    output = _refused(played_day, tmp_path, "actor", "rounds.jsonl", 1, other_actor)
     assert (
         f"FAILED: rounds.jsonl line 1: round {rnd['round_id']}: engine_events[{index}].actor is "
         "'someone else' but sealed event "
@@ -190,12 +229,17 @@ def test_a_changed_engine_event_actor_is_named_by_line_and_field(played_day, tmp
     assert f"says {sealed_actor!r}" in output and "(events.jsonl line " in output
 
 
-def _settled_event(bundle: Path, round_id: int) -> tuple[int, dict]:
-    """The round's sealed ``tables.round_settled`` event and its line in events.jsonl."""
+def _sealed_event(
+    bundle: Path, round_id: int | None, name: str = "tables.round_settled", **payload
+) -> tuple[int, dict]:
+    """The round's sealed event ``name`` (with those ``payload`` values) and its line in
+    events.jsonl."""
     return next(
         (number, event)
         for number, event in enumerate(map(json.loads, lines(bundle / "events.jsonl")), 1)
-        if event["name"] == "tables.round_settled" and event["round_id"] == round_id
+        if event["name"] == name
+        and event["round_id"] == round_id
+        and all(event["payload"].get(key) == value for key, value in payload.items())
     )
 
 
@@ -204,16 +248,14 @@ def test_a_changed_settlement_is_named_by_line_and_field(played_day, tmp_path):
     event keeps: a bet's payout edited in the line is named without ``--engine``, with the
     total it changed."""
     rnd = json.loads(lines(played_day / "rounds.jsonl")[0])
-    number, event = _settled_event(played_day, rnd["round_id"])
+    number, event = _sealed_event(played_day, rnd["round_id"])
     paid = event["payload"]["settlement"]["paid"]
     assert paid == sum(line["paid"] for line in rnd["settlement"]["lines"]) > 0
 
     def more_paid(record):
         record["settlement"]["lines"][0]["paid"] += 100
 
-    bundle = _altered(played_day, tmp_path, "paid", "rounds.jsonl", 1, more_paid)
-    status, output = verify(bundle)
-    assert status == 1
+    output = _refused(played_day, tmp_path, "paid", "rounds.jsonl", 1, more_paid)
     assert (
         f"FAILED: rounds.jsonl line 1: round {rnd['round_id']}: settlement.lines is not the one "
         f"sealed in event {event['id']} (events.jsonl line {number}): they hash to "
@@ -226,21 +268,155 @@ def test_a_changed_settlement_is_named_by_line_and_field(played_day, tmp_path):
 
 def test_a_changed_round_ledger_transaction_is_named_by_line_and_field(played_day, tmp_path):
     rnd = json.loads(lines(played_day / "rounds.jsonl")[1])
-    number, event = _settled_event(played_day, rnd["round_id"])
+    number, event = _sealed_event(played_day, rnd["round_id"])
     txn = rnd["ledger_transaction_id"]
     assert txn is not None and event["payload"]["ledger_transaction_id"] == txn
 
     def other_transaction(record):
         record["ledger_transaction_id"] += 1
 
-    bundle = _altered(played_day, tmp_path, "txn", "rounds.jsonl", 2, other_transaction)
-    status, output = verify(bundle)
-    assert status == 1
+    output = _refused(played_day, tmp_path, "txn", "rounds.jsonl", 2, other_transaction)
     assert (
         f"FAILED: rounds.jsonl line 2: round {rnd['round_id']}: ledger_transaction_id "
         f"{txn + 1} is not the one sealed in event {event['id']} (events.jsonl line {number}), "
         f"which records {txn}"
     ) in output, output
+
+
+def test_a_changed_voided_settlement_is_named_by_line_and_field(voided_day, tmp_path):
+    """A voided round's settlement (stakes returned) and ledger transaction are tied to its
+    sealed ``tables.round_voided`` event, which holds the whole void settlement."""
+    status, output = verify(voided_day)
+    assert status == 0, output
+    assert "1 rounds' settlements matched to sealed events" in output
+    assert "note:" not in output, output
+    rnd = json.loads(lines(voided_day / "rounds.jsonl")[0])
+    number, event = _sealed_event(voided_day, rnd["round_id"], "tables.round_voided")
+    assert rnd["phase"] == "voided" and event["payload"]["settlement"] == rnd["settlement"]
+    paid = sum(line["paid"] for line in rnd["settlement"]["lines"])
+
+    def more_returned(record):
+        record["settlement"]["lines"][0]["paid"] += 100
+
+    output = _refused(voided_day, tmp_path, "void_paid", "rounds.jsonl", 1, more_returned)
+    assert (
+        f"FAILED: rounds.jsonl line 1: round {rnd['round_id']}: settlement.lines is not the one "
+        f"sealed in event {event['id']} (events.jsonl line {number}): they hash to "
+    ) in output, output
+    assert f"(the lines' totals differ: paid {paid + 100} here, {paid} sealed)" in output
+
+    def other_transaction(record):
+        record["ledger_transaction_id"] += 1
+
+    output = _refused(voided_day, tmp_path, "void_txn", "rounds.jsonl", 1, other_transaction)
+    txn = rnd["ledger_transaction_id"]
+    assert (
+        f"FAILED: rounds.jsonl line 1: round {rnd['round_id']}: ledger_transaction_id "
+        f"{txn + 1} is not the one sealed in event {event['id']} (events.jsonl line {number}), "
+        f"which records {txn}"
+    ) in output, output
+
+
+def test_a_changed_round_limits_or_currency_is_named_by_line_and_field(played_day, tmp_path):
+    """A round's table, number, versions, limits, currency and shoe are tied to its sealed
+    ``tables.round_opened`` event."""
+    rnd = json.loads(lines(played_day / "rounds.jsonl")[0])
+    number, event = _sealed_event(played_day, rnd["round_id"], "tables.round_opened")
+    sealed_as = f"sealed event {event['id']} (events.jsonl line {number}: tables.round_opened)"
+    limits = event["payload"]["limits"]
+    assert rnd["limits"] == limits and rnd["currency"] == event["payload"]["currency"] == "EUR"
+
+    def higher_limit(record):
+        record["limits"]["max_bet"] *= 10
+
+    output = _refused(played_day, tmp_path, "limits", "rounds.jsonl", 1, higher_limit)
+    assert (
+        f"FAILED: rounds.jsonl line 1: round {rnd['round_id']}: limits is "
+        f"{ {**limits, 'max_bet': limits['max_bet'] * 10}!r} but {sealed_as} says {limits!r}"
+    ) in output, output
+
+    def other_currency(record):
+        record["currency"] = "GBP"
+
+    output = _refused(played_day, tmp_path, "currency", "rounds.jsonl", 1, other_currency)
+    assert (
+        f"FAILED: rounds.jsonl line 1: round {rnd['round_id']}: currency is 'GBP' but "
+        f"{sealed_as} says 'EUR'"
+    ) in output, output
+
+
+def test_a_changed_pinned_payout_schedule_is_named_by_line_and_field(played_day, tmp_path):
+    """The rule-set and payout-schedule documents a line pins (what ``--engine`` folds its
+    events under) are tied to those sealed when their versions were created: an edited
+    payout is named before the engine would re-derive the round under it."""
+    rnd = json.loads(lines(played_day / "rounds.jsonl")[1])
+    assert [line["odds_kind"] for line in rnd["settlement"]["lines"]] == ["five_card_trick"]
+    number, event = _sealed_event(
+        played_day,
+        None,  # a version belongs to no round
+        "tables.rule_version_created",
+        kind="payout_schedule",
+        id=rnd["payout_schedule_id"],
+    )
+
+    def trick_pays_more(record):
+        record["payout_schedule"]["five_card_trick"] = [3, 1]
+
+    bundle = _altered(played_day, tmp_path, "schedule", "rounds.jsonl", 2, trick_pays_more)
+    status, output = verify(bundle, "--engine", str(VERIFIER.parents[1]))
+    assert status == 1
+    assert (
+        f"FAILED: rounds.jsonl line 2: round {rnd['round_id']}: payout_schedule.five_card_trick "
+        f"is [3, 1] but sealed event {event['id']} (events.jsonl line {number}: "
+        "tables.rule_version_created) says [2, 1]"
+    ) in output, output
+
+
+def test_a_changed_or_removed_round_id_is_named_by_line_and_field(played_day, tmp_path):
+    """A line whose round_id was changed is no longer tied to its round's sealed events: the
+    round it is about is found by its table and number, and the sealed events of a round
+    finished within the day that no line holds are a finding."""
+    rnd = json.loads(lines(played_day / "rounds.jsonl")[1])
+    opened_line, opened = _sealed_event(played_day, rnd["round_id"], "tables.round_opened")
+    settled_line, settled = _sealed_event(played_day, rnd["round_id"])
+    other = rnd["round_id"] + 1000
+
+    def other_round(record):
+        record["round_id"] = other
+
+    output = _refused(played_day, tmp_path, "round_id", "rounds.jsonl", 2, other_round)
+    assert (
+        f"FAILED: rounds.jsonl line 2: round {other}: round_id {other} has no sealed "
+        f"tables.round_opened in the bundle, though its opened_at {rnd['opened_at']} is within "
+        f"the day; sealed event {opened['id']} (events.jsonl line {opened_line}: "
+        f"tables.round_opened) opens round {rnd['round_id']} with this line's table_id and number"
+    ) in output, output
+
+    # Opened (it now says) the day before, the line owes no sealed opening; the round it hides
+    # still finished within the day.
+    def other_earlier_round(record):
+        other_round(record)
+        record["opened_at"] = "2000-01-01T00:00:00+00:00"
+
+    output = _refused(played_day, tmp_path, "earlier", "rounds.jsonl", 2, other_earlier_round)
+    assert (
+        f"FAILED: rounds.jsonl line 2: round {other}: round_id is {other} but sealed event "
+        f"{settled['id']} (events.jsonl line {settled_line}: tables.round_settled) finishes "
+        f"round {rnd['round_id']} within the day with this line's table_id and number, and no "
+        f"line holds round {rnd['round_id']}"
+    ) in output, output
+
+    bundle = copy(played_day, tmp_path, "removed")
+    rows = lines(bundle / "rounds.jsonl")
+    rewrite(bundle / "rounds.jsonl", [rows[0], rows[2]])
+    status, output = verify(bundle)
+    assert status == 1
+    assert (
+        f"FAILED: events.jsonl line {settled_line}: sealed event {settled['id']} (events.jsonl "
+        f"line {settled_line}: tables.round_settled) finishes round {rnd['round_id']} within "
+        "the day (it was live at "
+    ) in output, output
+    assert f"but no line of rounds.jsonl holds round {rnd['round_id']}" in output
 
 
 def _tampered(bundle: Path, tmp_path: Path, name: str, change) -> tuple[int, str]:
@@ -442,7 +618,13 @@ def test_a_bundle_is_the_casinos_gaming_day_across_the_spring_clock_change(tmp_p
     out = tmp_path / "28"
     call_command("audit_export_day", "--date", "2026-03-28", "--out", str(out), "--casino", "main")
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["casino"] == {"id": casino.pk, "code": "main", "time_zone": "Europe/London"}
+    tables = list(Table.objects.filter(casino=casino).order_by("pk").values_list("pk", flat=True))
+    assert manifest["casino"] == {
+        "id": casino.pk,
+        "code": "main",
+        "time_zone": "Europe/London",
+        "tables": tables,
+    }
     assert manifest["period"] == {
         "start": "2026-03-28T06:00:00+00:00",
         "end": "2026-03-29T05:00:00+00:00",
