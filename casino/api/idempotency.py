@@ -37,10 +37,18 @@ from casino.rows import execute_prepared_all, model_from_row, model_insert, mode
 HEADER = "Idempotency-Key"
 _KEY_PATTERN = re.compile(r"^[\x21-\x7e]{1,255}$")
 
-IDEMPOTENCY_PARAMETER = OpenApiParameter(
-    name=HEADER,
-    type=OpenApiTypes.STR,
-    location=OpenApiParameter.HEADER,
+
+def _key_parameter(*, required: bool, description: str) -> OpenApiParameter:
+    return OpenApiParameter(
+        name=HEADER,
+        type=OpenApiTypes.STR,
+        location=OpenApiParameter.HEADER,
+        required=required,
+        description=description,
+    )
+
+
+IDEMPOTENCY_PARAMETER = _key_parameter(
     required=True,
     description=(
         "Unique key for this operation (1-255 visible ASCII characters). A retry with the same "
@@ -51,10 +59,7 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 # decision): a device that retries after a timeout without a key repeats the operation (a
 # card posted twice is dealt to the next hand), so devices should send one; it stays optional
 # so that a reader without one still deals.
-IDEMPOTENCY_PARAMETER_DEALING = OpenApiParameter(
-    name=HEADER,
-    type=OpenApiTypes.STR,
-    location=OpenApiParameter.HEADER,
+IDEMPOTENCY_PARAMETER_DEALING = _key_parameter(
     required=False,
     description=(
         "Recommended: a unique key for this operation (1-255 visible ASCII characters). A "
