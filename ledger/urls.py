@@ -28,7 +28,6 @@ urlpatterns = [
         views.CorrectionRejectView.as_view(),
         name="correction-reject",
     ),
-    path("table-accounting/", views.TableAccountingView.as_view(), name="table-accounting"),
     path("operator-events/", views.OperatorEventFeedView.as_view(), name="operator-event-feed"),
     re_path(
         r"^operator-events/(?P<event_id>evt_[0-9a-f]{32})/redeliver/$",

@@ -6,6 +6,7 @@ from django.views.decorators.cache import never_cache
 from tables import streams, views
 
 urlpatterns = [
+    path("table-accounting/", views.TableAccountingView.as_view(), name="table-accounting"),
     path("tables/", views.TableListView.as_view(), name="table-list"),
     path("tables/<int:pk>/", views.TableDetailView.as_view(), name="table-detail"),
     path("tables/<int:pk>/round/", views.TableCurrentRoundView.as_view(), name="table-round"),

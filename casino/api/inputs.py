@@ -75,6 +75,11 @@ class DayField(serializers.DateField):
         "out_of_range": f"A day between {MIN_DATE.isoformat()} and {MAX_DATE.isoformat()}."
     }
 
+    def __init__(self, **kwargs):
+        # YYYY-MM-DD only, as the error says (ISO 8601's basic 20261205 is not taken either).
+        kwargs.setdefault("input_formats", ["%Y-%m-%d"])
+        super().__init__(**kwargs)
+
     def to_internal_value(self, value):
         day = super().to_internal_value(value)
         if not MIN_DATE <= day <= MAX_DATE:
@@ -108,6 +113,13 @@ _JSON_TYPES = (
     (serializers.DateTimeField, str, "a JSON string (an ISO date and time)"),
     (serializers.Serializer, dict, "a JSON object"),
 )
+
+
+def no_fields(request) -> None:
+    """The body of an operation that takes none: absent or ``{}``; a field sent is a 400
+    naming it, as in every body (a field the caller thinks does something, ignored, would
+    be worse)."""
+    validated(serializers.Serializer, request)
 
 
 def _strict_errors(field, data, path: str = "") -> dict[str, list[str]]:

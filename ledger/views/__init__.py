@@ -31,7 +31,6 @@ from ledger.views.transactions import (
     CorrectionListCreateView,
     CorrectionRejectView,
     HouseAccountListView,
-    TableAccountingView,
     TransactionDetailView,
     TransactionListView,
 )
@@ -49,7 +48,6 @@ __all__ = [
     "OwnWebhookView",
     "PlayerDetailView",
     "PlayerListCreateView",
-    "TableAccountingView",
     "TransactionDetailView",
     "TransactionListView",
     "WalletBalanceView",

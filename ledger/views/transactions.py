@@ -1,20 +1,17 @@
-"""Transactions, house accounts, four-eyes corrections and table accounting."""
+"""Transactions, house accounts and four-eyes corrections (table accounting is
+tables/views/accounting.py: it needs the casinos' gaming days)."""
 
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino import replica
 from casino.actors import Actor
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER, idempotent
 from casino.api.inputs import (
-    MAX_ID,
-    DayField,
     IdField,
     JsonIntegerField,
     staff_user_required,
@@ -212,82 +209,3 @@ class CorrectionRejectView(APIView):
         )
         correction = selectors.correction_list().get(pk=correction.pk)
         return Response(CorrectionOutputSerializer(correction).data)
-
-
-# --- Table accounting -----------------------------------------------------------------------
-
-
-class TableAccountingView(APIView):
-    """Handle, payouts, bonuses, win and hold % grouped by table, operator, day, shift, dealer.
-
-    Computed from the legs of player wallets at tables, so it reconciles exactly with the
-    ledger. An operator's key sees its own players' play only.
-    """
-
-    required_permissions = {"GET": "ledger.view_accounting"}
-
-    class QuerySerializer(serializers.Serializer):
-        group_by = serializers.CharField(required=False, default="table")
-        date_from = DayField(required=False)
-        date_to = DayField(required=False)
-        table = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-        operator = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-        dealer = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
-        currency = serializers.RegexField(r"^[A-Z]{3}$", required=False)
-
-        def validate_group_by(self, value):
-            dims = [d for d in value.split(",") if d]
-            unknown = set(dims) - selectors.ACCOUNTING_DIMENSIONS.keys()
-            if unknown:
-                raise serializers.ValidationError(
-                    f"unknown {sorted(unknown)}; use {sorted(selectors.ACCOUNTING_DIMENSIONS)}"
-                )
-            return dims
-
-    class OutputSerializer(serializers.Serializer):
-        table = serializers.IntegerField(required=False)
-        operator = serializers.IntegerField(required=False)
-        day = serializers.DateField(required=False)
-        shift = serializers.CharField(required=False)
-        dealer = serializers.IntegerField(required=False, allow_null=True)
-        currency = serializers.CharField()
-        handle = serializers.IntegerField()
-        payouts = serializers.IntegerField()
-        bonuses = serializers.IntegerField()
-        win = serializers.IntegerField()
-        hold_pct = serializers.DecimalField(max_digits=30, decimal_places=2, allow_null=True)
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter(
-                "group_by",
-                OpenApiTypes.STR,
-                description="Comma-separated: table, operator, day, shift, dealer.",
-            ),
-            OpenApiParameter("date_from", OpenApiTypes.DATE),
-            OpenApiParameter("date_to", OpenApiTypes.DATE),
-            OpenApiParameter("table", OpenApiTypes.INT),
-            OpenApiParameter("operator", OpenApiTypes.INT),
-            OpenApiParameter("dealer", OpenApiTypes.INT),
-            OpenApiParameter("currency", OpenApiTypes.STR),
-        ],
-        responses=OutputSerializer(many=True),
-    )
-    def get(self, request):
-        query = self.QuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        q = query.validated_data
-        scope = request_scope(request)
-        with replica.reads():
-            rows = selectors.table_accounting(
-                group_by=q["group_by"],
-                filters=selectors.AccountingFilter(
-                    date_from=q.get("date_from"),
-                    date_to=q.get("date_to"),
-                    table_id=q.get("table"),
-                    operator_id=scope.operator_or(q.get("operator")),
-                    dealer_id=q.get("dealer"),
-                    currency=q.get("currency"),
-                ),
-            )
-        return Response(self.OutputSerializer(rows, many=True).data)

@@ -7,12 +7,14 @@ operates tables (``operate_table``); a pit boss requests a void (``request_void`
 it (any request: ``cancel_void``), and a floor supervisor approves or rejects it
 (``approve_void``, ``reject_void``).
 
-Modules: ``shared`` (permissions, the player query, request scoping), ``tables`` (tables: list,
-create, status, limits, rules, dealer, setup, clone, retire), ``rounds`` (opening and running a
-round: shoes, the round's view, closing betting, cards, the banker, resume), ``play`` (players'
-bets and decisions) and ``voids`` (void requests and their decisions).
+Modules: ``accounting`` (table accounting in the casinos' gaming days and shifts), ``shared``
+(permissions, the player query, request scoping), ``tables`` (tables: list, create, status,
+limits, rules, dealer, setup, clone, retire), ``rounds`` (opening and running a round: shoes,
+the round's view, closing betting, cards, the banker, resume), ``play`` (players' bets and
+decisions) and ``voids`` (void requests and their decisions).
 """
 
+from tables.views.accounting import TableAccountingView
 from tables.views.play import RoundBetsView, RoundDecisionsView
 from tables.views.rounds import (
     RoundCardsView,
@@ -59,6 +61,7 @@ __all__ = [
     "RoundVoidCancelView",
     "RoundVoidRejectView",
     "RoundVoidRequestView",
+    "TableAccountingView",
     "TableCloneView",
     "TableCloseView",
     "TableCreateInputSerializer",
