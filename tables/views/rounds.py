@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.idempotency import IDEMPOTENCY_PARAMETER_DEALING, idempotent
-from casino.api.inputs import JsonIntegerField, ReferenceField, validated
+from casino.api.inputs import JsonIntegerField, ReferenceField, no_fields, validated
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from tables import round_view, selectors, services
@@ -47,6 +47,7 @@ class TableRoundsView(APIView):
     )
     def post(self, request, pk: int):
         def work() -> Response:
+            no_fields(request)
             table = selectors.table_get(pk=pk, **seen(request))
             dealing_at(request, table=table)
             rnd = services.round_open(actor=actor_of(request), table_id=table.pk)
@@ -128,6 +129,7 @@ class RoundCloseBettingView(APIView):
     )
     def post(self, request, pk: int):
         def work() -> Response:
+            no_fields(request)
             dealing_at(request, round_id=pk)
             rnd = services.round_close_betting(
                 actor=actor_of(request), round_id=pk, table_id=table_scope(request)

@@ -9,7 +9,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api.inputs import IdField, JsonIntegerField, validated
+from casino.api.inputs import IdField, JsonIntegerField, no_fields, validated
 from casino.api.models import Scope
 from casino.api.permissions import request_scope
 from casino.errors import NotFound, ValidationFailed
@@ -141,6 +141,7 @@ def _status_view(name: str, doc: str):
 
         @extend_schema(request=None, responses=TableOutputSerializer, summary=doc)
         def post(self, request, pk: int):
+            no_fields(request)
             table = selectors.table_get(pk=pk)
             table = service(actor=actor_of(request), table_id=table.pk)
             return Response(TableOutputSerializer(table_data(table)).data)
@@ -300,6 +301,7 @@ class TableRetireView(APIView):
 
     @extend_schema(request=None, responses=TableOutputSerializer)
     def post(self, request, pk: int):
+        no_fields(request)
         table = selectors.table_get(pk=pk)
         table = services.table_retire(actor=actor_of(request), table_id=table.pk)
         return Response(TableOutputSerializer(table_data(table)).data)

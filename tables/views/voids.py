@@ -7,7 +7,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api.inputs import staff_user_required, validated
+from casino.api.inputs import no_fields, staff_user_required, validated
 from casino.api.models import Scope
 from tables import selectors, services
 from tables.serializers import (
@@ -109,6 +109,7 @@ class RoundVoidApproveView(APIView):
 
     @extend_schema(request=None, responses=RoundSummarySerializer)
     def post(self, request, pk: int):
+        no_fields(request)
         rnd = services.void_approve(
             actor=actor_of(request),
             user=staff_user_required(request, "Only a staff member can do this."),

@@ -5,8 +5,11 @@ import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
+from casino.actors import Actor
 from casino.api import roles
 from ledger.models import Account, Correction, Player, Transaction
+from tables.models import Round, Table
+from tables.services import preset_versions_ensure, table_open
 from tests.factories import PlayerFactory, funded_player
 
 pytestmark = pytest.mark.django_db
@@ -304,3 +307,30 @@ def test_a_wallet_is_opened_in_a_currency_in_use_only(client_for, operator, curr
         "/api/v1/wallets/", {"player_id": player.pk, "currency": "JPY"}, format="json"
     )
     assert ok.status_code == 201
+
+
+def test_an_operation_that_takes_no_body_refuses_a_field_and_does_nothing(client_for, table):
+    """A pause "for 10 minutes" or a close-betting "at 20:00" would otherwise be done at once,
+    the field ignored. (``table``: the table the dealer device's token is bound to.)"""
+    actor = Actor.system("tests")
+    rule_set, payouts = preset_versions_ensure(actor=actor, preset="crown")
+    Table.objects.filter(pk=table.pk).update(rule_set=rule_set, payout_schedule=payouts)
+    table_open(actor=actor, table_id=table.pk)
+    pit = client_for(roles.PIT_BOSS)
+    pause = pit.post(f"/api/v1/tables/{table.pk}/pause/", {"minutes": 10}, format="json")
+    body = _problem(pause, 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["minutes"]
+    assert Table.objects.get(pk=table.pk).status == "open"
+    assert pit.post(f"/api/v1/tables/{table.pk}/pause/", {}, format="json").status_code == 200
+    assert pit.post(f"/api/v1/tables/{table.pk}/resume/").status_code == 200
+
+    device = client_for(roles.DEALER_DEVICE)
+    opened = device.post(f"/api/v1/tables/{table.pk}/rounds/", {"number": 7}, format="json")
+    assert [e["field"] for e in _problem(opened, 400, "validation-error")["errors"]] == ["number"]
+    assert not Round.objects.filter(table=table).exists()
+    opened = device.post(f"/api/v1/tables/{table.pk}/rounds/")
+    assert opened.status_code == 201, opened.json()
+    rid = opened.json()["id"]
+    closing = device.post(f"/api/v1/rounds/{rid}/close-betting/", {"at": "20:00"}, format="json")
+    assert [e["field"] for e in _problem(closing, 400, "validation-error")["errors"]] == ["at"]
+    assert Round.objects.get(pk=rid).phase == "open"  # still taking bets
