@@ -11,13 +11,14 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.inputs import (
+    no_fields,
     validated,
 )
 from casino.api.models import Scope
 from casino.api.pagination import FeedPagination
 from casino.api.permissions import request_scope
 from casino.errors import PermissionDenied
-from ledger import filters, selectors, services
+from ledger import egress, filters, selectors, services
 from ledger.models import (
     Operator,
     OperatorEvent,
@@ -60,20 +61,29 @@ class OperatorEventFeedView(generics.GenericAPIView):
 class OperatorEventRedeliverView(APIView):
     """Send a past event to the operator's webhook endpoint again (same ``webhook-id``), as a
     new series of attempts; audited. An operator's key redelivers its own events; staff any.
-    409 while an attempt is in flight, for the webhook's own circuit events, and when the
-    operator has no webhook URL."""
+    The body, if any, is an empty object: a field in it is a 400 naming it. 409 while an
+    attempt is in flight, for the webhook's own circuit events, and when the operator has no
+    webhook URL."""
 
     required_permissions = {"POST": "ledger.redeliver_operatorevent"}
     write_scope = Scope.MONEY
 
     @extend_schema(request=None, responses={202: OperatorEventOutputSerializer})
     def post(self, request, event_id: str):
+        no_fields(request)
         event = get_object_or_404(
             selectors.operator_event_list(operator_id=request_scope(request).operator_id),
             public_id=event_id,
         )
         event = services.operator_event_redeliver(actor=Actor.from_request(request), event=event)
         return Response(OperatorEventOutputSerializer(event).data, status=status.HTTP_202_ACCEPTED)
+
+
+def _url_field() -> serializers.CharField:
+    # Kept as sent: a space around the URL is refused by the egress check, not trimmed away.
+    return serializers.CharField(
+        max_length=egress.MAX_LENGTH, allow_blank=True, trim_whitespace=False
+    )
 
 
 class WebhookInputSerializer(serializers.Serializer):
@@ -106,14 +116,18 @@ class OperatorWebhookOutputSerializer(serializers.Serializer):
     )
 
 
-def _webhook_set_response(request, operator: Operator, url: str, data: dict) -> Response:
-    operator, secret = services.operator_webhook_set(
-        actor=Actor.from_request(request),
-        operator=operator,
-        url=url,
-        event_types=data.get("event_types"),
-        rotate_secret=data["rotate_secret"],
-    )
+def _webhook_set_response(request, operator: Operator, data: dict, url_field: str) -> Response:
+    try:
+        operator, secret = services.operator_webhook_set(
+            actor=Actor.from_request(request),
+            operator=operator,
+            url=data[url_field],
+            event_types=data.get("event_types"),
+            rotate_secret=data["rotate_secret"],
+        )
+    except egress.EgressRefused as exc:
+        # The service names the model's field; the caller needs the one it sent.
+        raise exc.named(url_field) from None
     return Response(
         {
             "operator_id": operator.pk,
@@ -133,19 +147,19 @@ def _previous_until(operator: Operator):
 class OperatorWebhookView(APIView):
     """Staff: an operator's webhook URL and event types; rotates the signing secret (shown
     once) unless ``rotate_secret`` is false. Refused targets (ledger/egress.py) are a 400
-    naming ``webhook_url``."""
+    naming ``url``."""
 
     required_permissions = {"POST": "ledger.change_operator"}
     write_scope = Scope.MONEY
 
     class InputSerializer(WebhookInputSerializer):
-        url = serializers.CharField(max_length=500, allow_blank=True)
+        url = _url_field()
 
     @extend_schema(request=InputSerializer, responses=OperatorWebhookOutputSerializer)
     def post(self, request, pk: int):
         data = validated(self.InputSerializer, request)
         operator = get_object_or_404(Operator, pk=pk)
-        return _webhook_set_response(request, operator, data["url"], data)
+        return _webhook_set_response(request, operator, data, "url")
 
 
 class OwnWebhookView(APIView):
@@ -160,7 +174,7 @@ class OwnWebhookView(APIView):
     write_scope = Scope.MONEY
 
     class InputSerializer(WebhookInputSerializer):
-        webhook_url = serializers.CharField(max_length=500, allow_blank=True)
+        webhook_url = _url_field()
 
     def _operator(self, request) -> Operator:
         operator_id = request_scope(request).operator_id
@@ -201,4 +215,4 @@ class OwnWebhookView(APIView):
     def put(self, request):
         data = validated(self.InputSerializer, request)
         operator = self._operator(request)
-        return _webhook_set_response(request, operator, data["webhook_url"], data)
+        return _webhook_set_response(request, operator, data, "webhook_url")

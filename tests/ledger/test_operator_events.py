@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 from standardwebhooks import Webhook
 
+from audit.models import AuditEvent
 from casino.api import roles
 from conftest import wait_until
 from ledger import services
@@ -117,3 +118,20 @@ def test_the_feed_pages_like_every_list_and_a_bad_cursor_is_a_400(client_for, op
     assert "next_after" not in body
     response = client.get("/api/v1/operator-events/", {"cursor": "not-a-cursor"})
     assert response.status_code == 400 and response["Content-Type"] == "application/problem+json"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", [{"x": 1}, {"event_id": "evt_0"}, {"reason": ""}])
+def test_redelivery_refuses_a_field_it_does_not_take(body, client_for, operator):
+    operator.webhook_url = "https://93.184.215.14/hooks"
+    operator.save(update_fields=["webhook_url"])
+    event = OperatorEvent.objects.create(operator=operator, kind="wallet.deposit", payload={})
+    client = client_for(roles.OPERATOR_INTEGRATION)
+    url = f"/api/v1/operator-events/{event.public_id}/redeliver/"
+    response = client.post(url, body, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["param"] == next(iter(body))
+    assert not AuditEvent.objects.filter(name="ledger.operator_event_redelivered").exists()
+    # No body, or an empty object, is the request.
+    assert client.post(url).status_code == 202
+    assert client.post(url, {}, format="json").status_code == 202

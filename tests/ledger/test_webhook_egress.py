@@ -2,6 +2,7 @@
 delivery time, redirects never followed, and secrets encrypted at rest."""
 
 import base64
+import socket
 
 import pytest
 from cryptography.fernet import Fernet
@@ -9,7 +10,7 @@ from django.db import connection
 
 from audit.models import AuditEvent
 from casino.api import roles
-from ledger import sealed, services
+from ledger import egress, sealed, services
 from ledger.models import Operator, OperatorEvent, WebhookAttempt
 from ledger.webhooks import operator_event_deliver
 from tests.conftest import staff_client
@@ -34,6 +35,39 @@ SSRF_TARGETS = [
     "http://240.0.0.1/hook",  # reserved
     "http://user:pass@93.184.215.14/hook",  # credentials in the URL
     "hooks.example.com/no-scheme",
+    # IPv6 addresses carrying a private or loopback IPv4 address, which Python calls global.
+    "http://[2002:7f00:1::1]/",  # 6to4 of 127.0.0.1
+    "http://[2002:a00:1::1]/",  # 6to4 of 10.0.0.1
+    "http://[2002:c0a8:101::1]/",  # 6to4 of 192.168.1.1
+    "http://[2001:0:4136:e378:8000:edcb:80ff:fffe]/",  # Teredo, client 127.0.0.1
+    "http://[2001:0:a00:1:8000:edcb:f7f7:f7f7]/",  # Teredo, server 10.0.0.1
+    "http://[64:ff9b::7f00:1]/",  # NAT64 of 127.0.0.1
+    "http://[fec0::1]/",  # site-local
+    # IANA special-purpose blocks that are not globally reachable, which Python calls global.
+    "http://192.0.0.8/",
+    "http://192.88.99.1/",
+    "http://[3fff::1]/",
+    "http://8.8.8.8:0/",  # port 0 (urlsplit's port; it used to become the default port)
+    # Invisible and control characters anywhere in the URL.
+    "http://8.8.8.8/\u00fc\u202e",  # right-to-left override
+    "http://8.8.8.8/a\u007fb",  # DEL
+    "http://8.8.8.8/\u00a0x",  # no-break space
+    "http://8.8.8.8/x\u00a0",  # not trimmed away either
+    " http://8.8.8.8/x",
+    "http://8.8.8.8/\u200bx",  # zero-width space
+    "http://8.8.8.8/\u2028x",  # line separator
+    "http://8.8.8.8/\ue000x",  # private use
+    "http://8.8.8.8/\U000e0041x",  # tag character (format)
+    "http://8.8.\u2008.8/x",  # punctuation space in the host
+]
+# Public targets, some in the same forms as refused ones above.
+PUBLIC_TARGETS = [
+    "https://93.184.215.14/hooks/casino",
+    "http://8.8.8.8:8080/h?a=1",
+    "http://[2002:808:808::1]/",  # 6to4 of 8.8.8.8
+    "http://[::ffff:8.8.8.8]/",
+    "http://[2606:4700:4700::1111]/",
+    "http://8.8.8.8/caf\u00e9",  # a letter outside ASCII is not invisible
 ]
 
 
@@ -57,14 +91,46 @@ def test_the_operator_cannot_point_its_webhook_at_an_internal_target(url, client
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("url", SSRF_TARGETS[:3])
+@pytest.mark.parametrize("url", SSRF_TARGETS)
 def test_staff_cannot_point_an_operators_webhook_at_an_internal_target(url, operator):
     response = staff_client(roles.FLOOR_SUPERVISOR).post(
         f"/api/v1/operators/{operator.pk}/webhook/", {"url": url}, format="json"
     )
     assert response.status_code == 400, response.content
-    assert "webhook_url" in _problem_fields(response)
+    # This endpoint's field is `url`: the problem names it, not the operator endpoint's.
+    body = response.json()
+    assert _problem_fields(response) == {"url"} and body["param"] == "url"
+    assert body["detail"].startswith("url: ")
     assert Operator.objects.get(pk=operator.pk).webhook_url == ""
+
+
+@pytest.mark.django_db
+def test_the_operator_endpoint_names_its_own_field(client_for, operator):
+    response = client_for(roles.OPERATOR_INTEGRATION).put(
+        "/api/v1/operator/webhook/", {"webhook_url": "http://[fec0::1]/"}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert _problem_fields(response) == {"webhook_url"}
+    assert response.json()["param"] == "webhook_url"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", PUBLIC_TARGETS)
+def test_public_targets_are_accepted_in_every_form(url, client_for, operator):
+    response = client_for(roles.OPERATOR_INTEGRATION).put(
+        "/api/v1/operator/webhook/", {"webhook_url": url}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    assert Operator.objects.get(pk=operator.pk).webhook_url == url
+
+
+@pytest.mark.django_db
+def test_a_refused_character_is_named_in_the_problem(client_for, operator):
+    response = client_for(roles.OPERATOR_INTEGRATION).put(
+        "/api/v1/operator/webhook/", {"webhook_url": "http://8.8.8.8/\u00fc\u202e"}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert "U+202E" in response.json()["errors"][0]["message"]
 
 
 @pytest.mark.django_db
@@ -137,6 +203,20 @@ def test_delivery_refuses_a_target_that_now_resolves_to_a_private_address(settin
     attempt = WebhookAttempt.objects.get(event=event)
     assert attempt.status_code is None
     assert attempt.error.startswith("refused: localhost resolves to 127.0.0.1")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_delivery_refuses_a_name_that_now_resolves_to_loopback_inside_6to4(monkeypatch, operator):
+    def rebound(host, port, *args, **kwargs):  # the DNS answer at send time
+        return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("2002:7f00:1::1", port, 0, 0))]
+
+    monkeypatch.setattr(egress.socket, "getaddrinfo", rebound)
+    Operator.objects.filter(pk=operator.pk).update(webhook_url="http://hooks.example.com/x")
+    event = _event_for(operator)
+    assert operator_event_deliver(event_id=event.pk).status == "retry"
+    attempt = WebhookAttempt.objects.get(event=event)
+    assert attempt.status_code is None
+    assert attempt.error.startswith("refused: hooks.example.com resolves to 2002:7f00:1::1")
 
 
 @pytest.mark.django_db(transaction=True)
