@@ -10,6 +10,7 @@ moves the wallet balances (migration 0003).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
@@ -320,18 +321,19 @@ _SETTLED_EVENTS_SQL = """
                'transaction_id', %(txn)s, 'round_id', %(round)s, 'table_id', %(table)s,
                'currency', %(currency)s,
                'bets', json_agg(json_build_object(
-                   'bet_ref', u.bet_ref, 'wallet_id', u.wallet_id, 'player_id', a.player_id,
-                   'stake', u.stake, 'payout', u.payout, 'bonus', u.bonus,
-                   'result', u.result, 'bonus_kind', u.bonus_kind) ORDER BY u.n)),
+                   'bet_ref', u.bet_ref, 'line', u.line, 'wallet_id', u.wallet_id,
+                   'player_id', a.player_id, 'stake', u.stake, 'payout', u.payout,
+                   'bonus', u.bonus, 'result', u.result, 'bonus_kind', u.bonus_kind)
+                   ORDER BY u.n)),
            %(now)s, %(txn)s,
            CASE WHEN o.webhook_url = '' THEN 'not_configured'
                 WHEN o.webhook_event_types <> '{}' AND NOT %(kind)s = ANY(o.webhook_event_types)
                 THEN 'not_subscribed'
                 ELSE 'pending' END, 0, %(now)s
-    FROM unnest(%(bet_ref)s::text[], %(wallet)s::bigint[], %(stake)s::bigint[],
-                %(payout)s::bigint[], %(bonus)s::bigint[], %(result)s::text[],
-                %(bonus_kind)s::text[]) WITH ORDINALITY
-         AS u(bet_ref, wallet_id, stake, payout, bonus, result, bonus_kind, n)
+    FROM unnest(%(bet_ref)s::text[], %(line)s::bigint[], %(wallet)s::bigint[],
+                %(stake)s::bigint[], %(payout)s::bigint[], %(bonus)s::bigint[],
+                %(result)s::text[], %(bonus_kind)s::text[]) WITH ORDINALITY
+         AS u(bet_ref, line, wallet_id, stake, payout, bonus, result, bonus_kind, n)
     JOIN ledger_account AS a ON a.id = u.wallet_id
     JOIN ledger_operator AS o ON o.id = a.operator_id
     GROUP BY a.operator_id, o.webhook_url, o.webhook_event_types
@@ -369,7 +371,16 @@ def settled_events_insert(
 ) -> list[int]:
     """One ``kind`` event per operator with players in the settlement (its bets' lines, in
     order), in one INSERT … SELECT whatever the number of lines; the ids of those whose
-    webhook delivery is pending (the others are feed-only: no webhook, or not subscribed)."""
+    webhook delivery is pending (the others are feed-only: no webhook, or not subscribed).
+
+    Each line carries its number within its bet (``line``, from 1): a split bet's two hands
+    may settle alike, and without it an integrator de-duplicating by ``bet_ref`` would drop
+    one of them."""
+    numbers: dict[str, int] = defaultdict(int)
+    line_numbers = []
+    for line in lines:
+        numbers[line.bet_ref] += 1
+        line_numbers.append(numbers[line.bet_ref])
     with connection.cursor() as cursor:
         cursor.execute(
             _SETTLED_EVENTS_SQL,
@@ -381,6 +392,7 @@ def settled_events_insert(
                 "currency": currency,
                 "now": timezone.now(),
                 "bet_ref": text_array(line.bet_ref for line in lines),
+                "line": int_array(line_numbers),
                 "wallet": int_array(line.wallet_id for line in lines),
                 "stake": int_array(line.stake for line in lines),
                 "payout": int_array(line.payout for line in lines),

@@ -12,9 +12,10 @@ from casino.api import roles
 from conftest import wait_until
 from ledger import services
 from ledger.models import OperatorEvent, WebhookAttempt
+from ledger.services import SettlementLine
 from ledger.tasks import operator_events_sweep_task
-from tests.factories import PlayerFactory, WalletFactory
-from tests.ledger.conftest import ACTOR, fund
+from tests.factories import PlayerFactory, TableFactory, WalletFactory
+from tests.ledger.conftest import ACTOR, fund, stake
 from tests.ledger.receivers import Receiver
 
 # The receivers listen on loopback, which the egress allow-list refuses unless configured.
@@ -135,3 +136,23 @@ def test_redelivery_refuses_a_field_it_does_not_take(body, client_for, operator)
     # No body, or an empty object, is the request.
     assert client.post(url).status_code == 202
     assert client.post(url, {}, format="json").status_code == 202
+
+
+@pytest.mark.django_db
+def test_a_split_bets_lines_are_numbered_in_the_round_settled_event(client_for, operator):
+    """A split bet settles as two lines that may be identical (two winning hands of 2,500):
+    without their number an integrator de-duplicating by bet_ref paid one hand."""
+    table = TableFactory()
+    wallet = WalletFactory(player=PlayerFactory(operator=operator))
+    fund(wallet, 10_000)
+    stake(wallet, 5_000, table_id=table.pk, round_id=7, bet_ref="r7-split")
+    stake(wallet, 1_000, table_id=table.pk, round_id=7, bet_ref="r7-plain")
+    hand = SettlementLine("r7-split", wallet.pk, stake=2_500, payout=5_000, result="win")
+    plain = SettlementLine("r7-plain", wallet.pk, stake=1_000, payout=0, result="lose")
+    services.round_settlement_post(
+        actor=ACTOR, round_id=7, table_id=table.pk, currency="EUR", lines=[hand, plain, hand]
+    )
+    event = client_for(roles.OPERATOR_INTEGRATION).get("/api/v1/operator-events/").data
+    [settled] = [e for e in event["results"] if e["kind"] == "round.settled"]
+    lines = [(b["bet_ref"], b["line"], b["payout"]) for b in settled["payload"]["bets"]]
+    assert lines == [("r7-split", 1, 5_000), ("r7-plain", 1, 0), ("r7-split", 2, 5_000)]
