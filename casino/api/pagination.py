@@ -1,17 +1,40 @@
+import hashlib
 import re
-from base64 import b64decode, b64encode
+from base64 import urlsafe_b64encode
+from functools import cache
 from urllib import parse
 
-from django.core import signing
+from cryptography.fernet import Fernet, InvalidToken
+from django.conf import settings
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import Cursor
 from rest_framework.pagination import CursorPagination as _CursorPagination
 from rest_framework.utils.urls import replace_query_param
 
 _PAGE_SIZE = re.compile(r"[0-9]{1,6}")
-# Cursors are signed: DRF's are base64 of "o=…&r=…&p=…", so a client could forge any offset,
-# direction or position (a feed read backwards, or a `next` that restarts it).
-_SIGNER = signing.Signer(salt="casino.api.pagination.cursor")
+
+
+@cache
+def _fernet(secret: str) -> Fernet:
+    digest = hashlib.sha256(f"casino.api.pagination.cursor:{secret}".encode()).digest()
+    return Fernet(urlsafe_b64encode(digest))
+
+
+def _seal(path: str, tokens: str) -> str:
+    """DRF's cursors are base64 of "o=…&r=…&p=…": a client could forge any offset, direction
+    or position (a feed read backwards, a `next` that restarts it), carry one list's cursor
+    to another, and read the position, a database key (the ledger's or the events' volume).
+    Sealed (Fernet: encrypted and authenticated) with the list's path, it is opaque and
+    valid on its own list only."""
+    return _fernet(settings.SECRET_KEY).encrypt(f"{path}\n{tokens}".encode()).decode("ascii")
+
+
+def _unseal(path: str, cursor: str) -> str:
+    plain = _fernet(settings.SECRET_KEY).decrypt(cursor.encode("ascii")).decode("ascii")
+    sealed_for, _, tokens = plain.partition("\n")
+    if sealed_for != path:
+        raise ValueError("a cursor of another list")
+    return tokens
 
 
 class CursorPagination(_CursorPagination):
@@ -29,7 +52,12 @@ class CursorPagination(_CursorPagination):
             return self.page_size
         if not _PAGE_SIZE.fullmatch(raw) or int(raw) < 1:
             raise ValidationError(
-                {self.page_size_query_param: [f"An integer from 1 to {self.max_page_size}."]}
+                {
+                    self.page_size_query_param: [
+                        f"An integer from 1 to 999999 (more than {self.max_page_size} gives "
+                        f"{self.max_page_size})."
+                    ]
+                }
             )
         return min(int(raw), self.max_page_size)
 
@@ -41,23 +69,20 @@ class CursorPagination(_CursorPagination):
             tokens["r"] = "1"
         if cursor.position is not None:
             tokens["p"] = cursor.position
-        encoded = b64encode(parse.urlencode(tokens).encode("ascii")).decode("ascii")
-        return replace_query_param(self.base_url, self.cursor_query_param, _SIGNER.sign(encoded))
+        sealed = _seal(self.request.path, parse.urlencode(tokens))
+        return replace_query_param(self.base_url, self.cursor_query_param, sealed)
 
     def decode_cursor(self, request):
-        """A cursor this server did not sign is a 400 naming ``cursor``."""
-        signed = request.query_params.get(self.cursor_query_param)
-        if signed is None:
+        """A cursor this server did not seal for this list is a 400 naming ``cursor``."""
+        sealed = request.query_params.get(self.cursor_query_param)
+        if sealed is None:
             return None
         try:
-            tokens = parse.parse_qs(
-                b64decode(_SIGNER.unsign(signed).encode("ascii")).decode("ascii"),
-                keep_blank_values=True,
-            )
+            tokens = parse.parse_qs(_unseal(request.path, sealed), keep_blank_values=True)
             offset = int(tokens.get("o", ["0"])[0])
             reverse = tokens.get("r", ["0"])[0] == "1"
             position = tokens.get("p", [None])[0]
-        except (signing.BadSignature, TypeError, ValueError):
+        except (InvalidToken, UnicodeError, TypeError, ValueError):
             raise ValidationError({self.cursor_query_param: ["Invalid cursor."]}) from None
         return Cursor(offset=offset, reverse=reverse, position=position)
 

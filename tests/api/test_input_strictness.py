@@ -1,6 +1,9 @@
 """Issue 14 defects 2 and 9, case by case: each is a clear 4xx problem naming the problem, and
 writes nothing (the corpus in test_hostile_input.py runs them against every operation)."""
 
+import base64
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 from django.test import Client
 
@@ -187,6 +190,30 @@ def test_a_genuine_cursor_still_pages(client_for, operator):
     assert len(first["results"]) == 2 and len(second["results"]) == 1
     back = client.get(second["previous"]).json()
     assert [p["id"] for p in back["results"]] == [p["id"] for p in first["results"]]
+
+
+def test_a_cursor_is_opaque_and_valid_on_its_own_list_only(client_for, operator):
+    """A players cursor on the wallets list was accepted (and a transactions cursor on the
+    events feed silently skipped the feed up to that position); and a cursor was base64 of
+    the last row's database key."""
+    for _ in range(3):
+        funded_player(operator=operator)
+    client = client_for(roles.OPERATOR_INTEGRATION)
+    first = client.get("/api/v1/players/?page_size=2").json()
+    cursor = parse_qs(urlsplit(first["next"]).query)["cursor"][0]
+    last = str(first["results"][-1]["id"])
+    assert last not in cursor and f"p={last}" not in _b64_or_empty(cursor)
+    elsewhere = client.get("/api/v1/wallets/", {"cursor": cursor})
+    body = _problem(elsewhere, 400, "validation-error")
+    assert [e["field"] for e in body["errors"]] == ["cursor"]
+    assert client.get("/api/v1/players/", {"cursor": cursor}).status_code == 200
+
+
+def _b64_or_empty(text: str) -> str:
+    try:
+        return base64.b64decode(text + "==").decode("latin-1")
+    except ValueError:
+        return ""
 
 
 @pytest.mark.parametrize("size", ["0", "-1", "abc", "1.5", "", "9" * 40])
