@@ -50,7 +50,10 @@ class AuditEventListView(generics.GenericAPIView):
     def get(self, request):
         with replica.reads():
             page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        filters = {k: v for k, v in request.query_params.items() if k != "cursor"}
+        # The filters applied, not every parameter sent: one the filter set does not declare
+        # was ignored, and the log must not claim the read was narrowed by it.
+        declared = AuditEventFilter.base_filters
+        filters = {k: v for k, v in request.query_params.items() if k in declared}
         events.viewed_by(request, "events", filters=filters, event_ids=[event.pk for event in page])
         return self.get_paginated_response(AuditEventOutputSerializer(page, many=True).data)
 

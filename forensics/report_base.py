@@ -28,11 +28,15 @@ class Period:
 
     @classmethod
     def of(cls, date_from: date | None = None, date_to: date | None = None) -> Period:
-        date_to = date_to or timezone.now().astimezone(UTC).date()
+        today = timezone.now().astimezone(UTC).date()
+        # A refusal names the default it compared with: the caller may not have sent date_to.
+        end = date_to.isoformat() if date_to else f"(today, {today.isoformat()})"
+        date_to = date_to or today
         date_from = date_from or date_to - timedelta(days=DEFAULT_DAYS - 1)
         if date_from > date_to:
             raise ValidationFailed(
-                "date_from is after date_to.", errors={"date_from": ["after date_to"]}
+                f"date_from {date_from.isoformat()} is after date_to {end}.",
+                errors={"date_from": [f"after date_to {end}"]},
             )
         return cls(date_from, date_to)
 

@@ -26,6 +26,8 @@ _PER_GAME_SQL = """
         JOIN ledger_leg l ON l.bet_ref = b.ref AND l.bet_ref <> ''
         JOIN ledger_account a ON a.id = l.account_id AND a.kind = 'wallet'
         WHERE r.phase = 'settled' AND r.finished_at >= %(start)s AND r.finished_at < %(end)s
+          AND (%(table)s::bigint IS NULL OR r.table_id = %(table)s)
+          AND (%(player)s::bigint IS NULL OR b.player_id = %(player)s)
         GROUP BY b.id, r.id
     ), unit AS (
         -- x: the initial stake (the unit the game maths' RTP is per; a traditional bet's
@@ -59,11 +61,17 @@ def rtp_band(n: int, sx, sy, sxx, syy, sxy) -> tuple[float, float | None]:
     return ratio, Z95 * math.sqrt(n * s2) / sx
 
 
-def game_performance_report(*, period: Period) -> Report:
+def game_performance_report(
+    *, period: Period, table_id: int | None = None, player_id: int | None = None
+) -> Report:
     """Actual against theoretical RTP per game (rule set + payout schedule), with a 95 % band
-    from the per-bet outcome variance; games whose theoretical RTP lies outside it flagged."""
+    from the per-bet outcome variance; games whose theoretical RTP lies outside it flagged.
+    Only one table's rounds, or one player's bets, when given."""
     rows = []
-    games = fetch_rows(_PER_GAME_SQL, {"start": period.start, "end": period.end})
+    games = fetch_rows(
+        _PER_GAME_SQL,
+        {"start": period.start, "end": period.end, "table": table_id, "player": player_id},
+    )
     # Every pair in use gets its figure: stored now for the presets, queued for the others.
     figures = rtp_figures_ensure(pairs={(g[0], g[1]) for g in games})
     rule_sets = {r.pk: r for r in RuleSetVersion.objects.all()}
@@ -101,6 +109,7 @@ def game_performance_report(*, period: Period) -> Report:
         kind="game-performance",
         title="Game performance: actual vs theoretical RTP",
         period=period,
+        parameters={"table": table_id, "player": player_id},
         columns=[
             ("game", "Game"),
             ("variant", "Rules"),

@@ -184,7 +184,7 @@ _OPENING_SQL = """
 """
 
 
-def player_statement(*, period: Period, player_id: int | None) -> Report:
+def player_statement(*, period: Period, player_id: int | None = None) -> Report:
     """Every movement of a player's wallets in the period with the running balance."""
     if player_id is None:
         raise ValidationFailed(

@@ -11,21 +11,42 @@ from rest_framework.views import APIView
 
 from casino.actors import Actor
 from casino.api.inputs import MAX_ID, DayField
-from forensics.reports import GROUPINGS, REPORTS, Period, report_data, report_generate
+from forensics.reports import (
+    GROUPINGS,
+    REPORT_PARAMETERS,
+    REPORTS,
+    Period,
+    report_data,
+    report_generate,
+)
+
+
+def _taken_by(parameter: str) -> str:
+    """Which reports take ``parameter``, from the table ``report_build`` enforces, so the
+    schema cannot drift from what is refused."""
+    kinds = [kind for kind, takes in REPORT_PARAMETERS.items() if parameter in takes]
+    return f"{', '.join(kinds)} only"
 
 
 class ReportQuerySerializer(serializers.Serializer):
     date_from = DayField(required=False, help_text="first gaming day (default: 30 days ago)")
     date_to = DayField(required=False, help_text="last gaming day (default: today)")
-    table = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
+    table = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text=_taken_by("table")
+    )
     player = serializers.IntegerField(
-        min_value=1, max_value=MAX_ID, required=False, help_text="player-statement: required"
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        help_text=f"{_taken_by('player')} (player-statement requires it)",
     )
     shift = serializers.SlugField(
-        max_length=20, required=False, help_text="table-shift, dealer: one shift's figures"
+        max_length=20, required=False, help_text=f"{_taken_by('shift')}: one shift's figures"
     )
     grouping = serializers.ChoiceField(
-        choices=GROUPINGS, default="shift", help_text="table-shift: rows per shift or gaming day"
+        choices=GROUPINGS,
+        required=False,
+        help_text=f"{_taken_by('grouping')}: rows per shift (default) or gaming day",
     )
 
 
@@ -38,7 +59,7 @@ def report_query(params) -> dict:
         "table_id": data.get("table"),
         "player_id": data.get("player"),
         "shift": data.get("shift"),
-        "grouping": data["grouping"],
+        "grouping": data.get("grouping"),
     }
 
 
@@ -66,7 +87,8 @@ class ReportOutputSerializer(serializers.Serializer):
 
 class ReportView(APIView):
     """One report for a period: table-shift, dealer, player-statement, game-performance,
-    exceptions or shoe-log."""
+    exceptions or shoe-log. A parameter the report does not take is a 400 naming it; the
+    response's ``parameters`` are the ones it applied."""
 
     required_permissions = {"GET": "audit.view_report"}
 

@@ -15,10 +15,12 @@ the shoes).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from audit import events
 from casino import replica
 from casino.actors import Actor
-from casino.errors import NotFound
+from casino.errors import NotFound, ValidationFailed
 from forensics.report_base import (
     DEFAULT_DAYS,
     LABELS,
@@ -39,6 +41,7 @@ __all__ = [
     "LABELS",
     "MONEY_KEYS",
     "REPORTS",
+    "REPORT_PARAMETERS",
     "Period",
     "Report",
     "dealer_report",
@@ -66,6 +69,21 @@ REPORTS = {
 }
 
 
+# Each report's builder and the query parameters it applies, by their API names; a parameter
+# a report does not apply is refused rather than ignored, so that a report never looks like
+# the answer to a question it was not asked (and its audit.viewed event never claims it was).
+_BUILDERS: dict[str, tuple[Callable[..., Report], tuple[str, ...]]] = {
+    "table-shift": (table_shift_report, ("table", "shift", "grouping")),
+    "dealer": (dealer_report, ("table", "shift")),
+    "player-statement": (player_statement, ("player",)),
+    "game-performance": (game_performance_report, ("table", "player")),
+    "exceptions": (exceptions_report, ("table",)),
+    "shoe-log": (shoe_log_report, ("table",)),
+}
+REPORT_PARAMETERS = {kind: takes for kind, (_, takes) in _BUILDERS.items()}
+_ARGUMENTS = {"table": "table_id", "player": "player_id", "shift": "shift", "grouping": "grouping"}
+
+
 def report_build(
     kind: str,
     *,
@@ -73,21 +91,23 @@ def report_build(
     table_id: int | None = None,
     player_id: int | None = None,
     shift: str | None = None,
-    grouping: str = "shift",
+    grouping: str | None = None,
 ) -> Report:
-    if kind == "table-shift":
-        return table_shift_report(period=period, table_id=table_id, shift=shift, grouping=grouping)
-    if kind == "dealer":
-        return dealer_report(period=period, table_id=table_id, shift=shift)
-    if kind == "player-statement":
-        return player_statement(period=period, player_id=player_id)
-    if kind == "game-performance":
-        return game_performance_report(period=period)
-    if kind == "exceptions":
-        return exceptions_report(period=period, table_id=table_id)
-    if kind == "shoe-log":
-        return shoe_log_report(period=period, table_id=table_id)
-    raise NotFound(f"No report {kind!r}; reports: {', '.join(REPORTS)}.")
+    """Build report ``kind``; a parameter given (not None) that it does not apply is a 400
+    naming it. The report's ``parameters`` are the ones it applied."""
+    if kind not in _BUILDERS:
+        raise NotFound(f"No report {kind!r}; reports: {', '.join(REPORTS)}.")
+    builder, takes = _BUILDERS[kind]
+    given = {"table": table_id, "player": player_id, "shift": shift, "grouping": grouping}
+    given = {name: value for name, value in given.items() if value is not None}
+    refused = [name for name in given if name not in takes]
+    if refused:
+        raise ValidationFailed(
+            f"The {kind} report does not take {', '.join(refused)}; besides the period it "
+            f"takes {', '.join(takes)}.",
+            errors={name: [f"not a parameter of the {kind} report"] for name in refused},
+        )
+    return builder(period=period, **{_ARGUMENTS[name]: value for name, value in given.items()})
 
 
 def report_generate(
@@ -98,7 +118,7 @@ def report_generate(
     table_id: int | None = None,
     player_id: int | None = None,
     shift: str | None = None,
-    grouping: str = "shift",
+    grouping: str | None = None,
     rendering: str = "json",
 ) -> Report:
     """Build a report and record who read it, in which form (``audit.viewed``)."""
@@ -120,10 +140,7 @@ def report_generate(
             "format": rendering,
             "date_from": period.date_from.isoformat(),
             "date_to": period.date_to.isoformat(),
-            "table": table_id,
-            "player": player_id,
-            "shift": shift,
-            "grouping": grouping,
+            **report.parameters,
             "rows": len(report.rows),
             "generated_at": report.generated_at.isoformat(),
             "digest": report.digest,

@@ -134,3 +134,19 @@ def test_public_keys_are_served_to_anyone_and_verify_what_is_signed(client):
     }
     public = Ed25519PublicKey.from_public_bytes(base64.b64decode(key["public_key"]))
     public.verify(bytes.fromhex(signing.sign(b"message")), b"message")  # raises if not
+
+
+@pytest.mark.parametrize("name", ["table", "round", "bet", "wallet", "operator"])
+@pytest.mark.parametrize("value", ["1.5", "1e5", "-1", "0", "99999999999999999999", "x"])
+def test_an_event_id_filter_takes_whole_numbers_in_range_only(client_for, logged, name, value):
+    refused = client_for(roles.AUDITOR).get("/api/v1/audit/events/", {name: value})
+    assert refused.status_code == 400, (name, value, refused.content)
+    problem = refused.json()
+    assert problem["param"] == name and [e["field"] for e in problem["errors"]] == [name]
+    assert not AuditEvent.objects.filter(name="audit.viewed").exists()
+
+
+def test_the_read_records_the_filters_applied_not_every_parameter_sent(client_for, logged):
+    client_for(roles.AUDITOR).get("/api/v1/audit/events/", {"round": 10, "tabel": 1})
+    viewed = AuditEvent.objects.get(name="audit.viewed")
+    assert viewed.payload["filters"] == {"round": "10"}
