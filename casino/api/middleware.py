@@ -7,6 +7,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
 from django.urls import is_valid_path
+from django.utils.cache import add_never_cache_headers
 from django.views import defaults
 
 from casino.api.problems import bad_request_problem, problem_response
@@ -65,6 +66,10 @@ class DatabaseUnavailableMiddleware:
     rolled back, so nothing is half-written); a unique violation (a check-then-insert that lost
     its race) a 409 conflict; any other unhandled error under /api/ becomes a 500 problem that
     names the request id to quote to support.
+    An answer under /api/ that sets no Cache-Control is never stored (``no-store``, as
+    ``never_cache`` sends): nearly every one is money, a player's data or the audit log, and
+    an endpoint left out of a per-view list would otherwise be kept by a browser or a proxy.
+    One that wants another policy sets its own (the table event stream sends ``no-cache``).
     """
 
     def __init__(self, get_response):
@@ -97,6 +102,8 @@ class DatabaseUnavailableMiddleware:
                 request=request,
             )
             response["Allow"] = allow
+        if request.path.startswith("/api/") and not response.has_header("Cache-Control"):
+            add_never_cache_headers(response)
         response["X-Request-ID"] = request.request_id
         return response
 
