@@ -199,7 +199,13 @@ def dispute_uphold(
             pk=replay["ledger"]["settlement_transaction_id"]
         ).first()
         if original is None:
-            raise Unprocessable(f"Round {case.round_id} has no settlement posting to correct yet.")
+            never = replay["round"]["phase"] == "settled" and not replay["ledger"]["bets"]
+            raise Unprocessable(
+                f"Round {case.round_id} was settled with no bets: it has no settlement posting "
+                "to correct, and never will."
+                if never
+                else f"Round {case.round_id} has no settlement posting to correct yet."
+            )
         payouts, bonuses = _adjustments(case, replay, adjustments)
         legs = _replacement_legs(original, replay, payouts, bonuses)
         case.correction = ledger.correction_request(
@@ -253,6 +259,16 @@ def _adjustments(case, replay, adjustments) -> tuple[dict[str, int], dict[str, i
                     f"The adjustments of bet {ref} net to zero: a resolution grants an amount "
                     "(or omit the adjustments to pay what the replay computes).",
                     errors={"adjustments": [f"{ref}: the adjustments net to zero"]},
+                )
+            paid = bets[ref]["ledger_payout"]
+            if amount < -paid:
+                # A claim upheld against the player takes back at most what the bet was paid
+                # (its stake was lost at the table, not in the dispute); more would leave the
+                # case resolved on a correction no one could approve.
+                raise ValidationFailed(
+                    f"Bet {ref} was paid {paid}: an adjustment takes back at most that "
+                    f"({amount} asked).",
+                    errors={"adjustments": [f"{ref}: at least -{paid}"]},
                 )
         return dict(adjustments), {}
     payouts = {

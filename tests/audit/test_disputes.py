@@ -9,6 +9,7 @@ from casino.actors import Actor
 from casino.api import roles
 from casino.errors import Conflict, Unprocessable
 from forensics import disputes
+from forensics.replay import round_replay
 from ledger.errors import FourEyesRequired
 from ledger.models import Account, Correction
 from tests.factories import UserFactory
@@ -100,8 +101,6 @@ def test_upheld_case_corrects_the_ledger_to_the_replay_with_four_eyes():
     assert _wallet(bet) == before + 1000
     assert AuditEvent.objects.filter(name="dispute.correction_approved").exists()
     assert AuditEvent.objects.filter(name="ledger.correction_approved").exists()
-    from forensics.replay import round_replay
-
     assert round_replay(round_id=rnd.pk)["status"] == "match"  # the replacement is in force
 
 
@@ -319,3 +318,66 @@ def test_adjustments_that_net_to_zero_are_refused_naming_the_bet(client_for):
     assert f"bet {bet.ref} net to zero" in problem["detail"]
     assert DisputeCase.objects.get(pk=case["id"]).status == "investigating"
     assert not Correction.objects.exists()
+
+
+def test_upholding_a_claim_on_a_round_settled_without_bets_says_no_posting_will_come(client_for):
+    from tables import services
+    from tests.factories import live_table
+    from tests.tables.conftest import DEVICE
+
+    rnd = services.round_open(actor=DEVICE, table_id=live_table("crown").pk)
+    services.round_close_betting(actor=DEVICE, round_id=rnd.pk)  # no bets: nothing to deal
+    assert services.round_settle(round_id=rnd.pk) == "settled"
+    boss, supervisor = client_for(roles.PIT_BOSS), client_for(roles.FLOOR_SUPERVISOR)
+    case = boss.post(
+        "/api/v1/audit/disputes/",
+        {"round_id": rnd.pk, "claim": "my bet was refused"},
+        format="json",
+    ).json()
+    url = f"/api/v1/audit/disputes/{case['id']}/"
+    assert boss.post(url + "investigate/", {}, format="json").status_code == 200
+    refused = supervisor.post(
+        url + "resolve/", {"outcome": "upheld", "resolution": "pay it"}, format="json"
+    )
+    assert refused.status_code == 422, refused.content
+    detail = refused.json()["detail"]
+    assert detail == (
+        f"Round {rnd.pk} was settled with no bets: it has no settlement posting to correct, "
+        "and never will."
+    )
+    assert DisputeCase.objects.get(pk=case["id"]).status == "investigating"
+    rejected = supervisor.post(
+        url + "resolve/", {"outcome": "rejected", "resolution": "no bet"}, format="json"
+    )
+    assert rejected.status_code == 200
+
+
+def test_an_adjustment_takes_back_at_most_what_the_bet_was_paid(client_for):
+    """A resolution taking back 5,000,000 from a bet paid 2,000 was accepted: the case closed
+    as upheld on a correction that could never be approved (insufficient funds)."""
+    rnd = settled_round("online_8deck")
+    bet = rnd.bets.get()
+    paid = round_replay(round_id=rnd.pk)["ledger"]["bets"][0]["ledger_payout"]
+    boss = client_for(roles.PIT_BOSS)
+    case = boss.post(
+        "/api/v1/audit/disputes/", {"round_id": rnd.pk, "claim": "overpaid"}, format="json"
+    ).json()
+    url = f"/api/v1/audit/disputes/{case['id']}/"
+    assert boss.post(url + "investigate/", {}, format="json").status_code == 200
+    supervisor = client_for(roles.FLOOR_SUPERVISOR)
+
+    def resolve(amount: int):
+        body = {
+            "outcome": "upheld",
+            "resolution": "video: overpaid",
+            "adjustments": [{"bet_ref": bet.ref, "amount": amount}],
+        }
+        return supervisor.post(url + "resolve/", body, format="json")
+
+    refused = resolve(-paid - 1)
+    assert refused.status_code == 400, refused.content
+    assert f"Bet {bet.ref} was paid {paid}" in refused.json()["detail"]
+    assert DisputeCase.objects.get(pk=case["id"]).status == "investigating"
+    assert not Correction.objects.exists()
+    if paid:
+        assert resolve(-paid).status_code == 200  # all of it, no more
