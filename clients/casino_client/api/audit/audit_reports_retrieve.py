@@ -19,7 +19,7 @@ def _get_kwargs(
     *,
     date_from: datetime.date | Unset = UNSET,
     date_to: datetime.date | Unset = UNSET,
-    grouping: AuditReportsRetrieveGrouping | Unset = AuditReportsRetrieveGrouping.SHIFT,
+    grouping: AuditReportsRetrieveGrouping | Unset = UNSET,
     player: int | Unset = UNSET,
     shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
@@ -123,7 +123,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     date_from: datetime.date | Unset = UNSET,
     date_to: datetime.date | Unset = UNSET,
-    grouping: AuditReportsRetrieveGrouping | Unset = AuditReportsRetrieveGrouping.SHIFT,
+    grouping: AuditReportsRetrieveGrouping | Unset = UNSET,
     player: int | Unset = UNSET,
     shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
@@ -131,7 +131,8 @@ def sync_detailed(
     """Get report
 
      One report for a period: table-shift, dealer, player-statement, game-performance,
-    exceptions or shoe-log.
+    exceptions or shoe-log. A parameter the report does not take is a 400 naming it; the
+    response's ``parameters`` are the ones it applied.
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `auditor`.
 
@@ -139,8 +140,7 @@ def sync_detailed(
         kind (AuditReportsRetrieveKind):
         date_from (datetime.date | Unset):
         date_to (datetime.date | Unset):
-        grouping (AuditReportsRetrieveGrouping | Unset):  Default:
-            AuditReportsRetrieveGrouping.SHIFT.
+        grouping (AuditReportsRetrieveGrouping | Unset):
         player (int | Unset):
         shift (str | Unset):
         table (int | Unset):
@@ -176,7 +176,7 @@ def sync(
     client: AuthenticatedClient,
     date_from: datetime.date | Unset = UNSET,
     date_to: datetime.date | Unset = UNSET,
-    grouping: AuditReportsRetrieveGrouping | Unset = AuditReportsRetrieveGrouping.SHIFT,
+    grouping: AuditReportsRetrieveGrouping | Unset = UNSET,
     player: int | Unset = UNSET,
     shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
@@ -184,7 +184,8 @@ def sync(
     """Get report
 
      One report for a period: table-shift, dealer, player-statement, game-performance,
-    exceptions or shoe-log.
+    exceptions or shoe-log. A parameter the report does not take is a 400 naming it; the
+    response's ``parameters`` are the ones it applied.
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `auditor`.
 
@@ -192,8 +193,7 @@ def sync(
         kind (AuditReportsRetrieveKind):
         date_from (datetime.date | Unset):
         date_to (datetime.date | Unset):
-        grouping (AuditReportsRetrieveGrouping | Unset):  Default:
-            AuditReportsRetrieveGrouping.SHIFT.
+        grouping (AuditReportsRetrieveGrouping | Unset):
         player (int | Unset):
         shift (str | Unset):
         table (int | Unset):
@@ -224,7 +224,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     date_from: datetime.date | Unset = UNSET,
     date_to: datetime.date | Unset = UNSET,
-    grouping: AuditReportsRetrieveGrouping | Unset = AuditReportsRetrieveGrouping.SHIFT,
+    grouping: AuditReportsRetrieveGrouping | Unset = UNSET,
     player: int | Unset = UNSET,
     shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
@@ -232,7 +232,8 @@ async def asyncio_detailed(
     """Get report
 
      One report for a period: table-shift, dealer, player-statement, game-performance,
-    exceptions or shoe-log.
+    exceptions or shoe-log. A parameter the report does not take is a 400 naming it; the
+    response's ``parameters`` are the ones it applied.
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `auditor`.
 
@@ -240,8 +241,7 @@ async def asyncio_detailed(
         kind (AuditReportsRetrieveKind):
         date_from (datetime.date | Unset):
         date_to (datetime.date | Unset):
-        grouping (AuditReportsRetrieveGrouping | Unset):  Default:
-            AuditReportsRetrieveGrouping.SHIFT.
+        grouping (AuditReportsRetrieveGrouping | Unset):
         player (int | Unset):
         shift (str | Unset):
         table (int | Unset):
@@ -275,7 +275,7 @@ async def asyncio(
     client: AuthenticatedClient,
     date_from: datetime.date | Unset = UNSET,
     date_to: datetime.date | Unset = UNSET,
-    grouping: AuditReportsRetrieveGrouping | Unset = AuditReportsRetrieveGrouping.SHIFT,
+    grouping: AuditReportsRetrieveGrouping | Unset = UNSET,
     player: int | Unset = UNSET,
     shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
@@ -283,7 +283,8 @@ async def asyncio(
     """Get report
 
      One report for a period: table-shift, dealer, player-statement, game-performance,
-    exceptions or shoe-log.
+    exceptions or shoe-log. A parameter the report does not take is a 400 naming it; the
+    response's ``parameters`` are the ones it applied.
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `auditor`.
 
@@ -291,8 +292,7 @@ async def asyncio(
         kind (AuditReportsRetrieveKind):
         date_from (datetime.date | Unset):
         date_to (datetime.date | Unset):
-        grouping (AuditReportsRetrieveGrouping | Unset):  Default:
-            AuditReportsRetrieveGrouping.SHIFT.
+        grouping (AuditReportsRetrieveGrouping | Unset):
         player (int | Unset):
         shift (str | Unset):
         table (int | Unset):

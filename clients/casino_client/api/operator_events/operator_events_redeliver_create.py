@@ -94,8 +94,9 @@ def sync_detailed(
 
      Send a past event to the operator's webhook endpoint again (same ``webhook-id``), as a
     new series of attempts; audited. An operator's key redelivers its own events; staff any.
-    409 while an attempt is in flight, for the webhook's own circuit events, and when the
-    operator has no webhook URL.
+    The body, if any, is an empty object: a field in it is a 400 naming it. 409 while an
+    attempt is in flight, for the webhook's own circuit events, and when the operator has no
+    webhook URL.
 
     **Allowed roles:** `floor_supervisor`, `operator_integration` (an operator's API key). **Credential
     scope:** `money` (staff sessions need none).
@@ -131,8 +132,9 @@ def sync(
 
      Send a past event to the operator's webhook endpoint again (same ``webhook-id``), as a
     new series of attempts; audited. An operator's key redelivers its own events; staff any.
-    409 while an attempt is in flight, for the webhook's own circuit events, and when the
-    operator has no webhook URL.
+    The body, if any, is an empty object: a field in it is a 400 naming it. 409 while an
+    attempt is in flight, for the webhook's own circuit events, and when the operator has no
+    webhook URL.
 
     **Allowed roles:** `floor_supervisor`, `operator_integration` (an operator's API key). **Credential
     scope:** `money` (staff sessions need none).
@@ -163,8 +165,9 @@ async def asyncio_detailed(
 
      Send a past event to the operator's webhook endpoint again (same ``webhook-id``), as a
     new series of attempts; audited. An operator's key redelivers its own events; staff any.
-    409 while an attempt is in flight, for the webhook's own circuit events, and when the
-    operator has no webhook URL.
+    The body, if any, is an empty object: a field in it is a 400 naming it. 409 while an
+    attempt is in flight, for the webhook's own circuit events, and when the operator has no
+    webhook URL.
 
     **Allowed roles:** `floor_supervisor`, `operator_integration` (an operator's API key). **Credential
     scope:** `money` (staff sessions need none).
@@ -198,8 +201,9 @@ async def asyncio(
 
      Send a past event to the operator's webhook endpoint again (same ``webhook-id``), as a
     new series of attempts; audited. An operator's key redelivers its own events; staff any.
-    409 while an attempt is in flight, for the webhook's own circuit events, and when the
-    operator has no webhook URL.
+    The body, if any, is an empty object: a field in it is a 400 naming it. 409 while an
+    attempt is in flight, for the webhook's own circuit events, and when the operator has no
+    webhook URL.
 
     **Allowed roles:** `floor_supervisor`, `operator_integration` (an operator's API key). **Credential
     scope:** `money` (staff sessions need none).

@@ -114,7 +114,7 @@ def sync_detailed(
 
      Staff: an operator's webhook URL and event types; rotates the signing secret (shown
     once) unless ``rotate_secret`` is false. Refused targets (ledger/egress.py) are a 400
-    naming ``webhook_url``.
+    naming ``url``.
 
     **Allowed roles:** `floor_supervisor`.
 
@@ -152,7 +152,7 @@ def sync(
 
      Staff: an operator's webhook URL and event types; rotates the signing secret (shown
     once) unless ``rotate_secret`` is false. Refused targets (ledger/egress.py) are a 400
-    naming ``webhook_url``.
+    naming ``url``.
 
     **Allowed roles:** `floor_supervisor`.
 
@@ -185,7 +185,7 @@ async def asyncio_detailed(
 
      Staff: an operator's webhook URL and event types; rotates the signing secret (shown
     once) unless ``rotate_secret`` is false. Refused targets (ledger/egress.py) are a 400
-    naming ``webhook_url``.
+    naming ``url``.
 
     **Allowed roles:** `floor_supervisor`.
 
@@ -221,7 +221,7 @@ async def asyncio(
 
      Staff: an operator's webhook URL and event types; rotates the signing secret (shown
     once) unless ``rotate_secret`` is false. Refused targets (ledger/egress.py) are a 400
-    naming ``webhook_url``.
+    naming ``url``.
 
     **Allowed roles:** `floor_supervisor`.
 

@@ -19,6 +19,7 @@ def _get_kwargs(
     dealer: int | Unset = UNSET,
     group_by: str | Unset = UNSET,
     operator: int | Unset = UNSET,
+    shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
@@ -41,6 +42,8 @@ def _get_kwargs(
     params["group_by"] = group_by
 
     params["operator"] = operator
+
+    params["shift"] = shift
 
     params["table"] = table
 
@@ -119,6 +122,7 @@ def sync_detailed(
     dealer: int | Unset = UNSET,
     group_by: str | Unset = UNSET,
     operator: int | Unset = UNSET,
+    shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
 ) -> Response[Problem | list[TableAccountingOutput]]:
     """List table accounting
@@ -126,7 +130,10 @@ def sync_detailed(
      Handle, payouts, bonuses, win and hold % grouped by table, operator, day, shift, dealer.
 
     Computed from the legs of player wallets at tables, so it reconciles exactly with the
-    ledger. An operator's key sees its own players' play only.
+    ledger. Days and shifts are each casino's gaming days and shifts (its time zone and shift
+    plan, as in the reports): `date_from`/`date_to` are gaming days, `shift` keeps one shift. A
+    row carries the dimensions it is grouped by, its currency and the figures. An operator's
+    key sees its own players' play only.
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `auditor`, `operator_integration` (an operator's
     API key). **Credential scope:** `read` (staff sessions need none).
@@ -138,6 +145,7 @@ def sync_detailed(
         dealer (int | Unset):
         group_by (str | Unset):
         operator (int | Unset):
+        shift (str | Unset):
         table (int | Unset):
 
     Raises:
@@ -155,6 +163,7 @@ def sync_detailed(
         dealer=dealer,
         group_by=group_by,
         operator=operator,
+        shift=shift,
         table=table,
     )
 
@@ -174,6 +183,7 @@ def sync(
     dealer: int | Unset = UNSET,
     group_by: str | Unset = UNSET,
     operator: int | Unset = UNSET,
+    shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
 ) -> Problem | list[TableAccountingOutput] | None:
     """List table accounting
@@ -181,7 +191,10 @@ def sync(
      Handle, payouts, bonuses, win and hold % grouped by table, operator, day, shift, dealer.
 
     Computed from the legs of player wallets at tables, so it reconciles exactly with the
-    ledger. An operator's key sees its own players' play only.
+    ledger. Days and shifts are each casino's gaming days and shifts (its time zone and shift
+    plan, as in the reports): `date_from`/`date_to` are gaming days, `shift` keeps one shift. A
+    row carries the dimensions it is grouped by, its currency and the figures. An operator's
+    key sees its own players' play only.
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `auditor`, `operator_integration` (an operator's
     API key). **Credential scope:** `read` (staff sessions need none).
@@ -193,6 +206,7 @@ def sync(
         dealer (int | Unset):
         group_by (str | Unset):
         operator (int | Unset):
+        shift (str | Unset):
         table (int | Unset):
 
     Raises:
@@ -211,6 +225,7 @@ def sync(
         dealer=dealer,
         group_by=group_by,
         operator=operator,
+        shift=shift,
         table=table,
     ).parsed
 
@@ -224,6 +239,7 @@ async def asyncio_detailed(
     dealer: int | Unset = UNSET,
     group_by: str | Unset = UNSET,
     operator: int | Unset = UNSET,
+    shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
 ) -> Response[Problem | list[TableAccountingOutput]]:
     """List table accounting
@@ -231,7 +247,10 @@ async def asyncio_detailed(
      Handle, payouts, bonuses, win and hold % grouped by table, operator, day, shift, dealer.
 
     Computed from the legs of player wallets at tables, so it reconciles exactly with the
-    ledger. An operator's key sees its own players' play only.
+    ledger. Days and shifts are each casino's gaming days and shifts (its time zone and shift
+    plan, as in the reports): `date_from`/`date_to` are gaming days, `shift` keeps one shift. A
+    row carries the dimensions it is grouped by, its currency and the figures. An operator's
+    key sees its own players' play only.
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `auditor`, `operator_integration` (an operator's
     API key). **Credential scope:** `read` (staff sessions need none).
@@ -243,6 +262,7 @@ async def asyncio_detailed(
         dealer (int | Unset):
         group_by (str | Unset):
         operator (int | Unset):
+        shift (str | Unset):
         table (int | Unset):
 
     Raises:
@@ -260,6 +280,7 @@ async def asyncio_detailed(
         dealer=dealer,
         group_by=group_by,
         operator=operator,
+        shift=shift,
         table=table,
     )
 
@@ -277,6 +298,7 @@ async def asyncio(
     dealer: int | Unset = UNSET,
     group_by: str | Unset = UNSET,
     operator: int | Unset = UNSET,
+    shift: str | Unset = UNSET,
     table: int | Unset = UNSET,
 ) -> Problem | list[TableAccountingOutput] | None:
     """List table accounting
@@ -284,7 +306,10 @@ async def asyncio(
      Handle, payouts, bonuses, win and hold % grouped by table, operator, day, shift, dealer.
 
     Computed from the legs of player wallets at tables, so it reconciles exactly with the
-    ledger. An operator's key sees its own players' play only.
+    ledger. Days and shifts are each casino's gaming days and shifts (its time zone and shift
+    plan, as in the reports): `date_from`/`date_to` are gaming days, `shift` keeps one shift. A
+    row carries the dimensions it is grouped by, its currency and the figures. An operator's
+    key sees its own players' play only.
 
     **Allowed roles:** `pit_boss`, `floor_supervisor`, `auditor`, `operator_integration` (an operator's
     API key). **Credential scope:** `read` (staff sessions need none).
@@ -296,6 +321,7 @@ async def asyncio(
         dealer (int | Unset):
         group_by (str | Unset):
         operator (int | Unset):
+        shift (str | Unset):
         table (int | Unset):
 
     Raises:
@@ -315,6 +341,7 @@ async def asyncio(
             dealer=dealer,
             group_by=group_by,
             operator=operator,
+            shift=shift,
             table=table,
         )
     ).parsed
