@@ -397,7 +397,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["casino.api.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.CursorPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["casino.api.filters.StrictFilterBackend"],
     "DEFAULT_THROTTLE_CLASSES": ["casino.api.throttling.PerCredentialThrottle"],
     "DEFAULT_THROTTLE_RATES": {"credential": env_str("API_THROTTLE_RATE", "6000/min")},
     "EXCEPTION_HANDLER": "casino.api.problems.problem_exception_handler",

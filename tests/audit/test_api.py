@@ -147,6 +147,10 @@ def test_an_event_id_filter_takes_whole_numbers_in_range_only(client_for, logged
 
 
 def test_the_read_records_the_filters_applied_not_every_parameter_sent(client_for, logged):
-    client_for(roles.AUDITOR).get("/api/v1/audit/events/", {"round": 10, "tabel": 1})
+    typo = client_for(roles.AUDITOR).get("/api/v1/audit/events/", {"round": 10, "tabel": 1})
+    assert typo.status_code == 400  # a parameter the list does not take is named, not ignored
+    assert [e["field"] for e in typo.json()["errors"]] == ["tabel"]
+    assert not AuditEvent.objects.filter(name="audit.viewed").exists()
+    client_for(roles.AUDITOR).get("/api/v1/audit/events/", {"round": 10})
     viewed = AuditEvent.objects.get(name="audit.viewed")
     assert viewed.payload["filters"] == {"round": "10"}
