@@ -4,7 +4,7 @@ from base64 import urlsafe_b64encode
 from functools import cache
 from urllib import parse
 
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import Cursor
@@ -14,10 +14,21 @@ from rest_framework.utils.urls import replace_query_param
 _PAGE_SIZE = re.compile(r"[0-9]{1,6}")
 
 
-@cache
-def _fernet(secret: str) -> Fernet:
+def _key(secret: str) -> Fernet:
     digest = hashlib.sha256(f"casino.api.pagination.cursor:{secret}".encode()).digest()
     return Fernet(urlsafe_b64encode(digest))
+
+
+@cache
+def _fernet(secrets: tuple[str, ...]) -> MultiFernet:
+    """Sealing with the first secret, opening with any: like Django's signing, a cursor sealed
+    before a SECRET_KEY rotation still opens under SECRET_KEY_FALLBACKS (an integrator stores
+    the events feed's ``next`` link between polls)."""
+    return MultiFernet([_key(secret) for secret in secrets])
+
+
+def _keys() -> MultiFernet:
+    return _fernet((settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS))
 
 
 def _seal(path: str, tokens: str) -> str:
@@ -26,11 +37,11 @@ def _seal(path: str, tokens: str) -> str:
     to another, and read the position, a database key (the ledger's or the events' volume).
     Sealed (Fernet: encrypted and authenticated) with the list's path, it is opaque and
     valid on its own list only."""
-    return _fernet(settings.SECRET_KEY).encrypt(f"{path}\n{tokens}".encode()).decode("ascii")
+    return _keys().encrypt(f"{path}\n{tokens}".encode()).decode("ascii")
 
 
 def _unseal(path: str, cursor: str) -> str:
-    plain = _fernet(settings.SECRET_KEY).decrypt(cursor.encode("ascii")).decode("ascii")
+    plain = _keys().decrypt(cursor.encode("ascii")).decode("ascii")
     sealed_for, _, tokens = plain.partition("\n")
     if sealed_for != path:
         raise ValueError("a cursor of another list")
