@@ -38,6 +38,9 @@ if not SECRET_KEY:
             "explicit secret; for a local demo use `make demo`, which sets CASINO_ENV=development."
         )
     SECRET_KEY = "insecure-development-key-never-used-in-production"  # noqa: S105
+# Former keys, still accepted for what they signed or sealed (sessions, API cursors such as
+# the events feed's stored `next` link) while a new SECRET_KEY takes over.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
 
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", [] if PRODUCTION else ["localhost", "127.0.0.1", "testserver"]

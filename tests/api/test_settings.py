@@ -111,3 +111,10 @@ def test_the_database_cache_table_exists_after_migrate(db):
 
     cache.set("probe", 1)
     assert cache.get("probe") == 1
+
+
+def test_former_secret_keys_are_read_from_the_environment():
+    expression = "settings.SECRET_KEY_FALLBACKS"
+    listed = _settings_value({"SECRET_KEY_FALLBACKS": "old-one, older-one"}, expression)
+    assert listed.stdout.strip() == "['old-one', 'older-one']", listed.stderr
+    assert _settings_value({}, expression).stdout.strip() == "[]"
